@@ -1,0 +1,289 @@
+// wasm SIMD128 kernels for the SwiGLU layer on q8 weights (natively through SIMDe, see simd128.h).
+// Each has a scalar twin in kernels_ref.cpp and an entry in kernels_registry.cpp.
+//
+// Panel walk (layout in q8_format.h): for 4 output rows, one sequential stream of 32-byte blocks
+// (4 rows x 8 int8 columns). wasm_i16x8_load8x8 loads 8 int8 and sign-extends them to i16x8 in
+// one instruction. Token tiles (_t2, _t3) reuse each loaded weight block for 2-3 tokens; every
+// token's accumulators see the same instructions in the same order as with _t1, so a token's
+// output is bit-identical whatever the batch (tested in tests/kernels/).
+// Small templates over the token tile keep the _t1/_t2/_t3 twins one piece of code (on purpose,
+// instead of the plain-loop style elsewhere): the compiler fully unrolls the token loop.
+#include <cmath>
+#include <cstring>
+
+#include "kernels.h"
+#include "simd128.h"
+
+// [SECTION] helpers
+// 4 row accumulators (one v128 each, 4 partial sums) -> one v128 of the 4 row sums.
+// Row r's sum is (a_r[0] + a_r[2]) + (a_r[1] + a_r[3]): a fixed order, the same for every token.
+static inline v128_t hsum4_f32(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
+  const v128_t s01 = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+  const v128_t s23 = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+  return wasm_f32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5), wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
+}
+static inline v128_t hsum4_i32(v128_t a0, v128_t a1, v128_t a2, v128_t a3) {
+  const v128_t s01 = wasm_i32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+  const v128_t s23 = wasm_i32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+  return wasm_i32x4_add(wasm_i32x4_shuffle(s01, s23, 0, 1, 4, 5), wasm_i32x4_shuffle(s01, s23, 2, 3, 6, 7));
+}
+// Store the first `nvalid` (1..4) lanes of v at y.
+static inline void store_rows(float* y, v128_t v, int nvalid) {
+  if (nvalid == 4) {
+    wasm_v128_store(y, v);
+  } else {
+    float tmp[4];
+    wasm_v128_store(tmp, v);
+    for (int i = 0; i < nvalid; i++) y[i] = tmp[i];
+  }
+}
+
+// [SECTION] q8 x f32 gemm
+template <int TB>
+static inline void q8_gemm_f32_block(const int8_t* wb, const float* const* xp, v128_t (*acc)[4]) {
+  for (int r = 0; r < 4; r++) {
+    const v128_t w16 = wasm_i16x8_load8x8(wb + 8 * r);
+    const v128_t wlo = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(w16));
+    const v128_t whi = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(w16));
+    for (int t = 0; t < TB; t++) {
+      acc[t][r] = wasm_f32x4_add(acc[t][r], wasm_f32x4_mul(wlo, wasm_v128_load(xp[t])));
+      acc[t][r] = wasm_f32x4_add(acc[t][r], wasm_f32x4_mul(whi, wasm_v128_load(xp[t] + 4)));
+    }
+  }
+}
+
+template <int TB>
+static void q8_gemm_f32_wasmsimd(const q8_matrix_view* w, const float* x /*[T, K]*/, int T, float* y /*[T, N]*/) {
+  const int N = w->rows, K = w->cols, Kp = w->cols_padded;
+  const int kfull = K / 8;
+  const bool has_tail = (K % 8) != 0;
+  for (int p = 0; p < w->rows_padded; p += 4) {
+    const int8_t* panel = w->weights + (size_t)p * Kp;
+    const v128_t scale = wasm_v128_load(w->scales + p);
+    const int nvalid = N - p < 4 ? N - p : 4;
+    int t0 = 0;
+    for (; t0 + TB <= T; t0 += TB) {
+      v128_t acc[TB][4];
+      const float* xp[TB];
+      for (int t = 0; t < TB; t++) {
+        xp[t] = x + (size_t)(t0 + t) * K;
+        for (int r = 0; r < 4; r++) acc[t][r] = wasm_f32x4_splat(0.0f);
+      }
+      const int8_t* wb = panel;
+      for (int kb = 0; kb < kfull; kb++, wb += 32) {
+        q8_gemm_f32_block<TB>(wb, xp, acc);
+        for (int t = 0; t < TB; t++) xp[t] += 8;
+      }
+      if (has_tail) {  // last partial block: zero-padded copy of each token's last columns
+        float tail[TB][8];
+        const float* tp[TB];
+        for (int t = 0; t < TB; t++) {
+          for (int k = 0; k < 8; k++) tail[t][k] = k < K % 8 ? xp[t][k] : 0.0f;
+          tp[t] = tail[t];
+        }
+        q8_gemm_f32_block<TB>(wb, tp, acc);
+      }
+      for (int t = 0; t < TB; t++) {
+        const v128_t s = hsum4_f32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]);
+        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(s, scale), nvalid);
+      }
+    }
+    if (TB > 1 && t0 < T) {  // leftover tokens go one at a time: the same per-token sequence
+      for (; t0 < T; t0++) {
+        v128_t acc[1][4];
+        const float* xp[1] = {x + (size_t)t0 * K};
+        for (int r = 0; r < 4; r++) acc[0][r] = wasm_f32x4_splat(0.0f);
+        const int8_t* wb = panel;
+        for (int kb = 0; kb < kfull; kb++, wb += 32) {
+          q8_gemm_f32_block<1>(wb, xp, acc);
+          xp[0] += 8;
+        }
+        if (has_tail) {
+          float tail[1][8];
+          for (int k = 0; k < 8; k++) tail[0][k] = k < K % 8 ? xp[0][k] : 0.0f;
+          const float* tp[1] = {tail[0]};
+          q8_gemm_f32_block<1>(wb, tp, acc);
+        }
+        const v128_t s = hsum4_f32(acc[0][0], acc[0][1], acc[0][2], acc[0][3]);
+        store_rows(y + (size_t)t0 * N + p, wasm_f32x4_mul(s, scale), nvalid);
+      }
+    }
+  }
+}
+
+void q8_gemm_f32__wasmsimd_4x8_t1(const q8_matrix_view* w, const float* x, int T, float* y) {
+  q8_gemm_f32_wasmsimd<1>(w, x, T, y);
+}
+void q8_gemm_f32__wasmsimd_4x8_t2(const q8_matrix_view* w, const float* x, int T, float* y) {
+  q8_gemm_f32_wasmsimd<2>(w, x, T, y);
+}
+
+// [SECTION] q8 x q16 gemm (wasm_i32x4_dot_i16x8: 8 int16 products summed pairwise into 4 int32)
+template <int TB>
+static inline void q8_gemm_q16_tile(const int8_t* panel, int nblocks, const int16_t* const* xp, v128_t (*acc)[4]) {
+  for (int t = 0; t < TB; t++)
+    for (int r = 0; r < 4; r++) acc[t][r] = wasm_i32x4_splat(0);
+  const int8_t* wb = panel;
+  for (int kb = 0; kb < nblocks; kb++, wb += 32) {
+    const v128_t w0 = wasm_i16x8_load8x8(wb);
+    const v128_t w1 = wasm_i16x8_load8x8(wb + 8);
+    const v128_t w2 = wasm_i16x8_load8x8(wb + 16);
+    const v128_t w3 = wasm_i16x8_load8x8(wb + 24);
+    for (int t = 0; t < TB; t++) {
+      const v128_t xv = wasm_v128_load(xp[t] + 8 * kb);
+      acc[t][0] = wasm_i32x4_add(acc[t][0], wasm_i32x4_dot_i16x8(w0, xv));
+      acc[t][1] = wasm_i32x4_add(acc[t][1], wasm_i32x4_dot_i16x8(w1, xv));
+      acc[t][2] = wasm_i32x4_add(acc[t][2], wasm_i32x4_dot_i16x8(w2, xv));
+      acc[t][3] = wasm_i32x4_add(acc[t][3], wasm_i32x4_dot_i16x8(w3, xv));
+    }
+  }
+}
+
+template <int TB>
+static void q8_gemm_q16_wasmsimd(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, const float* xs /*[T]*/,
+                                 int T, float* y /*[T, N]*/) {
+  const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
+  for (int p = 0; p < w->rows_padded; p += 4) {
+    const int8_t* panel = w->weights + (size_t)p * Kp;
+    const v128_t scale = wasm_v128_load(w->scales + p);
+    const int nvalid = N - p < 4 ? N - p : 4;
+    int t0 = 0;
+    for (; t0 + TB <= T; t0 += TB) {
+      v128_t acc[TB][4];
+      const int16_t* xp[TB];
+      for (int t = 0; t < TB; t++) xp[t] = xq + (size_t)(t0 + t) * Kp;
+      q8_gemm_q16_tile<TB>(panel, nblocks, xp, acc);
+      for (int t = 0; t < TB; t++) {
+        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]));
+        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
+                   nvalid);
+      }
+    }
+    for (; t0 < T; t0++) {  // leftover tokens (integer sums: exact, any grouping gives the same bits)
+      v128_t acc[1][4];
+      const int16_t* xp[1] = {xq + (size_t)t0 * Kp};
+      q8_gemm_q16_tile<1>(panel, nblocks, xp, acc);
+      const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[0][0], acc[0][1], acc[0][2], acc[0][3]));
+      store_rows(y + (size_t)t0 * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0])), nvalid);
+    }
+  }
+}
+
+void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+  q8_gemm_q16_wasmsimd<1>(w, xq, xs, T, y);
+}
+void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+  q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
+}
+void q8_gemm_q16__wasmsimd_dot_4x8_t3(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+  q8_gemm_q16_wasmsimd<3>(w, xq, xs, T, y);
+}
+
+// [SECTION] dynamic int16 activation quantization (bit-identical to f32_qs16_ref)
+void f32_qs16__wasmsimd_u8(const float* x, int T, int K, int Kp, int16_t* xq, float* xs) {
+  const float qmax = (float)f32_qs16_qmax(Kp);
+  for (int t = 0; t < T; t++) {
+    const float* xt = x + (size_t)t * K;
+    int16_t* qt = xq + (size_t)t * Kp;
+    v128_t vmax = wasm_f32x4_splat(0.0f);
+    int k = 0;
+    for (; k + 4 <= K; k += 4) vmax = wasm_f32x4_pmax(vmax, wasm_f32x4_abs(wasm_v128_load(xt + k)));
+    float amax = std::fmax(std::fmax(wasm_f32x4_extract_lane(vmax, 0), wasm_f32x4_extract_lane(vmax, 1)),
+                           std::fmax(wasm_f32x4_extract_lane(vmax, 2), wasm_f32x4_extract_lane(vmax, 3)));
+    for (; k < K; k++) amax = std::fmax(amax, std::fabs(xt[k]));
+    if (!(amax > 0.0f) || std::isinf(amax)) {
+      std::memset(qt, 0, sizeof(int16_t) * Kp);
+      xs[t] = 0.0f;
+      continue;
+    }
+    const float inv = qmax / amax;
+    xs[t] = amax / qmax;
+    const v128_t vinv = wasm_f32x4_splat(inv);
+    k = 0;
+    for (; k + 8 <= K; k += 8) {
+      const v128_t a = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(xt + k), vinv)));
+      const v128_t b = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(xt + k + 4), vinv)));
+      wasm_v128_store(qt + k, wasm_i16x8_narrow_i32x4(a, b));
+    }
+    for (; k < K; k++) qt[k] = (int16_t)std::nearbyint(xt[k] * inv);
+    for (; k < Kp; k++) qt[k] = 0;
+  }
+}
+
+// [SECTION] SiLU
+// silu(z) = z * s(z). With a = |z|, e = exp(-a) in (0, 1] and q = e / (1 + e) = sigmoid(-a):
+//   z <  0: silu = z * q            (tiny, relative error of q)
+//   z >= 0: silu = z - z * q        (one final rounding: <= 0.5 ulp of the result, < 1e-6 on |z| < 32)
+// exp: n = round(-a / ln2), r = -a - n ln2 (ln2 split in two: "rr2"), e^r by a degree-6 polynomial
+// (Cephes expf coefficients), times 2^n built in the exponent bits. -a is clamped to -87.33 so
+// 2^n stays normal; beyond it e is forced to 0, so silu(z) = z for large z and -0 for very negative z,
+// with no NaN for any finite input (and none for +-inf either).
+static inline v128_t silu_f32x4(v128_t z) {
+  const v128_t a = wasm_f32x4_abs(z);
+  const v128_t xneg = wasm_f32x4_max(wasm_f32x4_neg(a), wasm_f32x4_splat(-87.33654f));
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xneg, wasm_f32x4_splat(1.44269504088896341f)));
+  v128_t r = wasm_f32x4_sub(xneg, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.9875691500E-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507E-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073E-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894E-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459E-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201E-1f));
+  v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
+  const v128_t pow2n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  e = wasm_f32x4_mul(e, pow2n);
+  e = wasm_v128_andnot(e, wasm_f32x4_gt(a, wasm_f32x4_splat(87.33654f)));  // e = 0 past the clamp
+  const v128_t q = wasm_f32x4_div(e, wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)));
+  // |z| clamped before the product so z = +-inf gives inf * 0 = never: q is 0 there anyway.
+  const v128_t zc = wasm_f32x4_min(wasm_f32x4_max(z, wasm_f32x4_splat(-128.0f)), wasm_f32x4_splat(128.0f));
+  const v128_t zq = wasm_f32x4_mul(zc, q);
+  return wasm_v128_bitselect(wasm_f32x4_sub(z, zq), zq, wasm_f32x4_ge(z, wasm_f32x4_splat(0.0f)));
+}
+
+void f32_vsilu__wasmsimd_rr2_p6_div_u8(size_t n, const float* z, float* y) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const v128_t a = silu_f32x4(wasm_v128_load(z + i));
+    const v128_t b = silu_f32x4(wasm_v128_load(z + i + 4));
+    wasm_v128_store(y + i, a);
+    wasm_v128_store(y + i + 4, b);
+  }
+  if (i < n) {  // tail through a padded block: same arithmetic as the body
+    float buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t j = i; j < n; j++) buf[j - i] = z[j];
+    wasm_v128_store(buf, silu_f32x4(wasm_v128_load(buf)));
+    wasm_v128_store(buf + 4, silu_f32x4(wasm_v128_load(buf + 4)));
+    for (size_t j = i; j < n; j++) y[j] = buf[j - i];
+  }
+}
+
+void f32_vswiglu__wasmsimd_rr2_p6_div_u8(size_t n, const float* g, const float* u, float* h, float* silu_g) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const v128_t s0 = silu_f32x4(wasm_v128_load(g + i));
+    const v128_t s1 = silu_f32x4(wasm_v128_load(g + i + 4));
+    if (silu_g) {
+      wasm_v128_store(silu_g + i, s0);
+      wasm_v128_store(silu_g + i + 4, s1);
+    }
+    wasm_v128_store(h + i, wasm_f32x4_mul(s0, wasm_v128_load(u + i)));
+    wasm_v128_store(h + i + 4, wasm_f32x4_mul(s1, wasm_v128_load(u + i + 4)));
+  }
+  if (i < n) {
+    float gb[8] = {0, 0, 0, 0, 0, 0, 0, 0}, ub[8] = {0, 0, 0, 0, 0, 0, 0, 0}, sb[8];
+    for (size_t j = i; j < n; j++) {
+      gb[j - i] = g[j];
+      ub[j - i] = u[j];
+    }
+    for (int c = 0; c < 8; c += 4) {
+      const v128_t s = silu_f32x4(wasm_v128_load(gb + c));
+      wasm_v128_store(sb + c, s);
+      wasm_v128_store(gb + c, wasm_f32x4_mul(s, wasm_v128_load(ub + c)));
+    }
+    for (size_t j = i; j < n; j++) {
+      if (silu_g) silu_g[j] = sb[j - i];
+      h[j] = gb[j - i];
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// Text mirror (see lab_text.h).
+#include "core/lab_text.h"
+
+#include <cstdio>
+
+#include "core/activations.h"
+#include "core/hand_explain.h"
+#include "core/number_format.h"
+#include "core/param_budget.h"
+#include "core/strings.h"
+
+static std::string format(const char* fmt, const std::string& a, const std::string& b = "") {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str());
+  return buf;
+}
+
+static str_id hand_step_title(int step) {
+  static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
+                                                 STR_HAND_STEP_3, STR_HAND_STEP_4, STR_HAND_STEP_5};
+  return titles[step];
+}
+
+static std::string hand_text(const lab_state& s) {
+  hand_trace t = hand_forward(s.x, s.w);
+  char head[128];
+  std::snprintf(head, sizeof head, tr(STR_HAND_STEP_OF), s.step, HAND_STEP_COUNT - 1);
+  std::string out = std::string(tr(STR_VIEW_HAND)) + ". " + head + ": " + tr(hand_step_title(s.step)) + "\n";
+  for (const std::string& line : hand_step_lines(s.step, s.x, s.w, t)) out += line + "\n";
+  out += std::string(tr(STR_MIRROR_VALUES)) + ":\n";
+  out += "x = [" + fmt_short(s.x[0]) + ", " + fmt_short(s.x[1]) + "]\n";
+  if (s.step >= HAND_STEP_UP) out += "u = " + fmt_vec6(t.u, HAND_MID) + "\n";
+  if (s.step >= HAND_STEP_GATE) out += "a = " + fmt_vec6(t.a, HAND_MID) + "\n";
+  if (s.step >= HAND_STEP_SILU) out += "sigmoid(a) = " + fmt_vec6(t.sigmoid, HAND_MID) + "\n";
+  if (s.step >= HAND_STEP_SILU) out += "g = " + fmt_vec6(t.g, HAND_MID) + "\n";
+  if (s.step >= HAND_STEP_MUL) out += "z = " + fmt_vec6(t.z, HAND_MID) + "\n";
+  if (s.step >= HAND_STEP_DOWN) out += "y = " + fmt_vec6(t.y, HAND_OUT) + "\n";
+  return out;
+}
+
+static std::string silu_text(const lab_state& s) {
+  double z = s.probe_z, silu = act_silu(z), relu = act_relu(z);
+  act_extremum m = act_silu_minimum();
+  std::string out = std::string(tr(STR_VIEW_SILU)) + ".\n";
+  out += "z = " + fmt6(z) + "\n";
+  out += "SiLU(z) = " + fmt6(silu) + "\n";
+  out += "ReLU(z) = " + fmt6(relu) + "\n";
+  out += std::string(tr(STR_SILU_DIFF)) + " = " + fmt6(silu - relu) + "\n";
+  if (s.show_sigmoid) out += "sigmoid(z) = " + fmt6(act_sigmoid(z)) + "\n";
+  if (s.show_gelu) out += "GELU(z) = " + fmt6(act_gelu(z)) + "\n";
+  out += std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + "\n";
+  return out;
+}
+
+static std::string budget_text(const lab_state& s) {
+  budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
+  char all[64];
+  std::snprintf(all, sizeof all, tr(STR_BUDGET_ALL_LAYERS), int(s.layers));
+  std::string out = std::string(tr(STR_VIEW_BUDGET)) + ".\n";
+  out += "h = " + std::to_string(s.hidden) + ", f = " + std::to_string(s.intermediate) + ", " +
+         tr(STR_BUDGET_LAYERS) + " = " + std::to_string(s.layers) + "\n";
+  out += std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s.hidden) + "): " +
+         fmt_count(c.classic_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + " (8 h^2)\n";
+  out += std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + "): " +
+         fmt_count(c.balanced_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + "\n";
+  char h2[32], pct[32];
+  std::snprintf(h2, sizeof h2, "%.2f", c.swiglu_h2);
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * c.swiglu_vs_classic);
+  out += std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s.intermediate) + "): " +
+         fmt_count(c.swiglu_per_layer) + " (" + fmt_millions(c.swiglu_per_layer) + ") " +
+         tr(STR_BUDGET_PER_LAYER) + ", " + format(tr(STR_BUDGET_RATIO), h2, pct) + "\n";
+  out += std::string(all) + ": " + fmt_count(c.swiglu_all_layers) + "\n";
+  return out;
+}
+
+std::string lab_text(const lab_state& s) {
+  lab_lang saved = strings_lang();
+  strings_set_lang(s.lang);
+  std::string out = s.view == LAB_VIEW_SILU     ? silu_text(s)
+                    : s.view == LAB_VIEW_BUDGET ? budget_text(s)
+                                                : hand_text(s);
+  strings_set_lang(saved);
+  return out;
+}
+
+std::string lab_notice_text(const url_notice& n) {
+  switch (n.problem) {
+    case URL_MALFORMED: return format(tr(STR_NOTICE_MALFORMED), n.key, n.value);
+    case URL_CLAMPED: return format(tr(STR_NOTICE_CLAMPED), n.key, n.value);
+    case URL_NEWER_VERSION: return format(tr(STR_NOTICE_NEWER), n.value);
+  }
+  return "";
+}

@@ -1,0 +1,15 @@
+// The text mirror of the current view: what #lab-text holds for screen readers (and what the
+// browser tests read). Built from the same core values and strings as the panels, in the state's
+// language.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/lab_state.h"
+#include "core/url_state.h"
+
+std::string lab_text(const lab_state& state);
+
+// One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
+std::string lab_notice_text(const url_notice& notice);

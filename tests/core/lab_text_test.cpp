@@ -1,0 +1,73 @@
+// The text mirror: what a screen reader (and the browser test) reads for each view.
+#include <catch2/catch.hpp>
+
+#include "core/lab_text.h"
+#include "core/strings.h"
+
+static bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST_CASE("hand view, last step: u, a, g, z and y to 6 decimals") {
+  std::string t = lab_text(lab_state_default());
+  INFO(t);
+  CHECK(contains(t, "u = [1.000000, 2.000000, 3.000000, -1.000000]"));
+  CHECK(contains(t, "a = [-1.000000, 0.000000, 1.000000, 2.000000]"));
+  CHECK(contains(t, "g = [-0.268941, 0.000000, 0.731059, 1.761594]"));
+  CHECK(contains(t, "z = [-0.268941, 0.000000, 2.193176, -1.761594]"));
+  CHECK(contains(t, "y = [1.924234, -1.761594]"));
+  CHECK(contains(t, "y₁ = 1×(-0.268941) + 0×0.000000 + 1×2.193176 + 0×(-1.761594) = 1.924234"));
+}
+
+TEST_CASE("hand view shows only the steps computed so far") {
+  lab_state s = lab_state_default();
+  s.step = 2;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "a₄ = 0×1 + 1×2 = 2.000000"));
+  CHECK(contains(t, "u = ["));
+  CHECK_FALSE(contains(t, "g = ["));
+  CHECK_FALSE(contains(t, "y = ["));
+  s.step = 0;
+  CHECK_FALSE(contains(lab_text(s), "u = ["));
+}
+
+TEST_CASE("silu view: the probe and the minimum") {
+  lab_state s = lab_state_default();
+  s.view = LAB_VIEW_SILU;
+  s.probe_z = -1;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "SiLU(z) = -0.268941"));
+  CHECK(contains(t, "ReLU(z) = 0.000000"));
+  CHECK(contains(t, "SiLU(-1.278465) = -0.278465"));
+}
+
+TEST_CASE("budget view: per layer and whole model") {
+  lab_state s = lab_state_default();
+  s.view = LAB_VIEW_BUDGET;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "11,010,048 (11.01M)"));
+  CHECK(contains(t, "264,241,152"));
+  CHECK(contains(t, "10.50 h^2"));
+}
+
+TEST_CASE("every string has both languages, and the mirror follows the state's language") {
+  for (int i = 0; i < STR_COUNT; ++i) {
+    INFO(i);
+    CHECK(std::string(tr_in(LAB_LANG_EN, str_id(i))).size() > 0);
+    CHECK(std::string(tr_in(LAB_LANG_ZH, str_id(i))).size() > 0);
+  }
+  lab_state s = lab_state_default();
+  s.lang = LAB_LANG_ZH;
+  CHECK(contains(lab_text(s), "手算"));
+  CHECK(contains(lab_text(s), "y = [1.924234, -1.761594]"));
+}
+
+TEST_CASE("a notice names the key and quotes the value as text") {
+  url_notice n{URL_MALFORMED, "x", "<b>abc</b>"};
+  std::string t = lab_notice_text(n);
+  CHECK(contains(t, "'x'"));
+  CHECK(contains(t, "<b>abc</b>"));
+}

@@ -1,0 +1,136 @@
+// The URL fragment: round trips, clamping, and every way a key can be malformed.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "core/url_state.h"
+
+static bool has_notice(const url_decoded& d, url_problem p, const std::string& key) {
+  for (const url_notice& n : d.notices)
+    if (n.problem == p && n.key == key) return true;
+  return false;
+}
+
+TEST_CASE("an empty fragment is the lesson default, with no notice") {
+  for (const char* f : {"", "#", "#v=1"}) {
+    url_decoded d = url_decode(f);
+    CHECK(lab_state_equal(d.state, lab_state_default()));
+    CHECK(d.notices.empty());
+  }
+}
+
+TEST_CASE("the issue's example link") {
+  url_decoded d = url_decode("#v=1&view=hand&x=1,2&step=5");
+  CHECK(d.notices.empty());
+  CHECK(d.state.view == LAB_VIEW_HAND);
+  CHECK(d.state.step == 5);
+  CHECK(d.state.x[0] == 1);
+  CHECK(d.state.x[1] == 2);
+}
+
+TEST_CASE("encode then decode gives the same state, for random states") {
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<double> value(-LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
+  std::uniform_real_distribution<double> probe(LAB_PROBE_MIN, LAB_PROBE_MAX);
+  for (int trial = 0; trial < 500; ++trial) {
+    lab_state s = lab_state_default();
+    s.view = lab_view(rng() % LAB_VIEW_COUNT);
+    s.lang = lab_lang(rng() % LAB_LANG_COUNT);
+    for (double& v : s.x) v = value(rng);
+    for (double& v : s.w.up) v = value(rng);
+    for (double& v : s.w.gate) v = trial % 2 ? value(rng) : std::round(value(rng));
+    for (double& v : s.w.down) v = value(rng) / 1e6;
+    s.step = int(rng() % HAND_STEP_COUNT);
+    s.probe_z = probe(rng);
+    s.show_sigmoid = rng() % 2;
+    s.show_gelu = rng() % 2;
+    s.hidden = LAB_HIDDEN_MIN + rng() % LAB_HIDDEN_MAX;
+    s.intermediate = LAB_INTERMEDIATE_MIN + rng() % LAB_INTERMEDIATE_MAX;
+    s.layers = LAB_LAYERS_MIN + rng() % LAB_LAYERS_MAX;
+    std::string url = url_encode(s);
+    url_decoded d = url_decode("#" + url);
+    INFO(url);
+    CHECK(d.notices.empty());
+    CHECK(lab_state_equal(d.state, s));
+    CHECK(url_encode(d.state) == url);
+  }
+}
+
+TEST_CASE("numbers are written as short as they read back") {
+  CHECK(url_format_number(1) == "1");
+  CHECK(url_format_number(-0.5) == "-0.5");
+  CHECK(url_format_number(0.1) == "0.1");
+  CHECK(url_format_number(-0.0) == "0");
+  CHECK(url_format_number(1.0 / 3) == "0.3333333333333333");
+  CHECK(url_format_number(-20) == "-20");
+  CHECK(url_format_number(1e-5) == "1e-05");
+}
+
+TEST_CASE("unknown keys are ignored") {
+  url_decoded d = url_decode("#v=1&utm_source=mail&view=silu&foo&=3&&");
+  CHECK(d.notices.empty());
+  CHECK(d.state.view == LAB_VIEW_SILU);
+}
+
+TEST_CASE("out-of-range values are clamped, and said so") {
+  url_decoded d = url_decode("#z=99&step=9&h=0&f=99999999&layers=-3&x=1000,-2");
+  CHECK(d.state.probe_z == LAB_PROBE_MAX);
+  CHECK(d.state.step == HAND_STEP_COUNT - 1);
+  CHECK(d.state.hidden == LAB_HIDDEN_MIN);
+  CHECK(d.state.intermediate == LAB_INTERMEDIATE_MAX);
+  CHECK(d.state.layers == LAB_LAYERS_MIN);
+  CHECK(d.state.x[0] == LAB_VALUE_LIMIT);
+  CHECK(d.state.x[1] == -2);
+  for (const char* key : {"z", "step", "h", "f", "layers", "x"}) {
+    INFO(key);
+    CHECK(has_notice(d, URL_CLAMPED, key));
+  }
+}
+
+TEST_CASE("a malformed value falls back to the lesson default, with a notice naming the key") {
+  const lab_state def = lab_state_default();
+  struct bad { const char* fragment; const char* key; };
+  const bad cases[] = {
+      {"#x=abc", "x"},         {"#x=1", "x"},              {"#x=1,2,3", "x"},
+      {"#x=1,,", "x"},         {"#x=0x10,1", "x"},         {"#x=nan,1", "x"},
+      {"#x=inf,1", "x"},       {"#x=1e999,1", "x"},        {"#x=", "x"},
+      {"#wu=1,2,3", "wu"},     {"#wg=1,2,3,4,5,6,7,8,9", "wg"}, {"#wd=a,b,c,d,e,f,g,h", "wd"},
+      {"#step=two", "step"},   {"#step=2.5", "step"},      {"#step=", "step"},
+      {"#z=", "z"},            {"#z=--1", "z"},            {"#view=chart", "view"},
+      {"#view=", "view"},      {"#lang=fr", "lang"},       {"#ov=sigmoid,tanh", "ov"},
+      {"#h=1.5", "h"},         {"#f=lots", "f"},           {"#layers=%zz", "layers"},
+      {"#v=one", "v"},
+  };
+  for (const bad& c : cases) {
+    INFO(c.fragment);
+    url_decoded d = url_decode(c.fragment);
+    CHECK(has_notice(d, URL_MALFORMED, c.key));
+    CHECK(d.notices.size() == 1);
+    CHECK(lab_state_equal(d.state, def));
+  }
+}
+
+TEST_CASE("one bad key does not spoil the others") {
+  url_decoded d = url_decode("#view=silu&x=oops&z=-2&step=3");
+  CHECK(d.state.view == LAB_VIEW_SILU);
+  CHECK(d.state.probe_z == -2);
+  CHECK(d.state.step == 3);
+  CHECK(d.state.x[0] == 1);
+  CHECK(d.notices.size() == 1);
+}
+
+TEST_CASE("percent-encoding, the Unicode minus and a leading plus are read") {
+  url_decoded d = url_decode("#x=%2D1%2C2&z=%E2%88%921.5&wu=%2B1,0,0,1,1,1,1,-1");
+  CHECK(d.notices.empty());
+  CHECK(d.state.x[0] == -1);
+  CHECK(d.state.x[1] == 2);
+  CHECK(d.state.probe_z == -1.5);
+  CHECK(d.state.w.up[0] == 1);
+}
+
+TEST_CASE("a link from a newer page is read, with a notice") {
+  url_decoded d = url_decode("#v=7&view=budget");
+  CHECK(d.state.view == LAB_VIEW_BUDGET);
+  CHECK(has_notice(d, URL_NEWER_VERSION, "v"));
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
+# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts), Dear ImGui's sources from
+# Debian's source package (never committed), and the npm dev dependencies (playwright-core, tfjs).
+# Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
+fonts-dejavu-core python3 python3-fonttools dpkg-dev xz-utils ca-certificates"
+
+say() { printf '[setup] %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# --- Debian packages --------------------------------------------------------
+missing=""
+for p in $APT_PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  say "installing Debian packages:$missing"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# --- Dear ImGui 1.86 sources, from Debian's source package --------------------
+IMGUI_DIR=third_party/imgui
+if [ ! -f "$IMGUI_DIR/imgui.cpp" ]; then
+  src_list=/etc/apt/sources.list.d/swiglu-lab-src.sources
+  if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+    say "adding a deb-src entry for bookworm main"
+    as_root tee "$src_list" >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    as_root apt-get update -qq
+  fi
+  say "fetching Dear ImGui sources (apt-get source imgui)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source --download-only imgui >/dev/null 2>&1)
+  mkdir -p "$IMGUI_DIR"
+  tar -xJf "$tmp"/imgui_*.orig.tar.xz -C "$IMGUI_DIR" --strip-components=1
+  rm -rf "$tmp"
+fi
+
+# --- npm dev dependencies ------------------------------------------------------
+if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+say "ready"
