@@ -60,7 +60,7 @@ static std::string budget_text(const lab_state& s) {
   out += "h = " + std::to_string(s.hidden) + ", f = " + std::to_string(s.intermediate) + ", " +
          tr(STR_BUDGET_LAYERS) + " = " + std::to_string(s.layers) + "\n";
   out += std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s.hidden) + "): " +
-         fmt_count(c.classic_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + " (8 h^2)\n";
+         fmt_count(c.classic_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + " (8 h²)\n";
   out += std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + "): " +
          fmt_count(c.balanced_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + "\n";
   char h2[32], pct[32];

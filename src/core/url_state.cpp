@@ -31,7 +31,7 @@ static std::string percent_decode(const std::string& s) {
 // A plain decimal number: optional sign, digits, optional fraction and exponent. No hex, inf or
 // nan, which strtod would also accept. Spaces around it are tolerated. A fragment is not a form:
 // '+' stays '+', so "+1" and "2e+01" read as numbers.
-static bool parse_number(std::string text, double* out) {
+bool url_parse_number(std::string text, double* out) {
   size_t b = text.find_first_not_of(' '), e = text.find_last_not_of(' ');
   if (b == std::string::npos) return false;
   text = text.substr(b, e - b + 1);
@@ -72,7 +72,7 @@ struct decoder {
     std::vector<std::string> parts = split(value, ',');
     double read[16];
     bool ok = (int)parts.size() == n && n <= 16;
-    for (int i = 0; ok && i < n; ++i) ok = parse_number(parts[i], &read[i]);
+    for (int i = 0; ok && i < n; ++i) ok = url_parse_number(parts[i], &read[i]);
     if (!ok) return note(URL_MALFORMED, key, value);
     bool clamped = false;
     for (int i = 0; i < n; ++i) {
@@ -86,7 +86,7 @@ struct decoder {
   void integer(const std::string& key, const std::string& value, int64_t* dst, int64_t lo,
                int64_t hi) {
     double v;
-    if (!parse_number(value, &v) || v != std::floor(v)) return note(URL_MALFORMED, key, value);
+    if (!url_parse_number(value, &v) || v != std::floor(v)) return note(URL_MALFORMED, key, value);
     double c = v < double(lo) ? double(lo) : v > double(hi) ? double(hi) : v;
     if (c != v) note(URL_CLAMPED, key, value);
     *dst = int64_t(c);

@@ -35,5 +35,8 @@ url_decoded url_decode(const std::string& fragment);
 // Writes every key (not only the changed ones), so a link means the same even if defaults change.
 std::string url_encode(const lab_state& state);
 
+// A plain decimal number as links write it ("-1.5", "+2", "1e-3", "\u2212""1"); no hex, inf or nan.
+bool url_parse_number(std::string text, double* out);
+
 // The shortest decimal text that reads back as exactly the same double ("1", "-0.25", "0.1").
 std::string url_format_number(double value);

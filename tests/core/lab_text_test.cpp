@@ -50,7 +50,7 @@ TEST_CASE("budget view: per layer and whole model") {
   INFO(t);
   CHECK(contains(t, "11,010,048 (11.01M)"));
   CHECK(contains(t, "264,241,152"));
-  CHECK(contains(t, "10.50 h^2"));
+  CHECK(contains(t, "10.50 h²"));
 }
 
 TEST_CASE("every string has both languages, and the mirror follows the state's language") {

@@ -1,0 +1,27 @@
+// Native twin of the browser platform: the URL, the clipboard and the text mirror live in memory,
+// where tests (and platform_native.h) can read and set them.
+#include "platform/native/platform_native.h"
+
+#include <chrono>
+
+static std::string g_fragment, g_mirror, g_notice, g_clipboard, g_lang = "en";
+static int g_copy_status = 0;
+
+std::string platform_url_fragment() { return g_fragment; }
+void platform_replace_url_fragment(const std::string& fragment) { g_fragment = fragment; }
+std::string platform_page_url() { return "http://127.0.0.1:8080/" + g_fragment; }
+void platform_copy_text(const std::string& text) { g_clipboard = text, g_copy_status = 1; }
+int platform_copy_status() { return g_copy_status; }
+void platform_set_text_mirror(const std::string& text) { g_mirror = text; }
+void platform_set_notice(const std::string& text) { g_notice = text; }
+void platform_set_document_lang(const char* bcp47) { g_lang = bcp47; }
+double platform_now_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+void platform_native_set_fragment(const std::string& fragment) { g_fragment = fragment; }
+const std::string& platform_native_mirror() { return g_mirror; }
+const std::string& platform_native_notice() { return g_notice; }
+const std::string& platform_native_clipboard() { return g_clipboard; }
+const std::string& platform_native_lang() { return g_lang; }

@@ -1,0 +1,17 @@
+// What the app needs from its host. The browser implementation (web/platform_web.cpp) holds every
+// Emscripten call of the project; its native twin (native/platform_native.cpp) keeps the same
+// things in memory so the panels can run and be tested headless.
+#pragma once
+
+#include <string>
+
+std::string platform_url_fragment();                           // location.hash, '#' included
+void platform_replace_url_fragment(const std::string& fragment);  // history.replaceState: no new entry
+std::string platform_page_url();                               // the full address, to share
+void platform_copy_text(const std::string& text);              // clipboard; result via platform_copy_status
+// 0 nothing pending or known, 1 copied, -1 refused by the browser (then the address bar still has it).
+int platform_copy_status();
+void platform_set_text_mirror(const std::string& text);        // #lab-text, as text, never HTML
+void platform_set_notice(const std::string& text);             // #lab-notice ("" hides it)
+void platform_set_document_lang(const char* bcp47);            // <html lang>: "en" or "zh-CN"
+double platform_now_seconds();

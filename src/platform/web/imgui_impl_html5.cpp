@@ -1,0 +1,200 @@
+// Browser platform backend for Dear ImGui 1.86 (see imgui_impl_html5.h).
+#include "platform/web/imgui_impl_html5.h"
+
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cstring>
+#include <string>
+
+#include "imgui.h"
+
+static std::string g_canvas;
+static bool g_dirty = true;
+static double g_last_time = 0;
+static float g_ratio = 1;
+static bool g_button_down[3], g_button_pressed_unseen[3];
+static std::string g_clipboard;
+
+// DOM keyCodes double as ImGui key indices (ImGui 1.86 reads io.KeysDown through io.KeyMap).
+enum { KC_BACKSPACE = 8, KC_TAB = 9, KC_ENTER = 13, KC_SHIFT = 16, KC_CTRL = 17, KC_ALT = 18,
+       KC_ESCAPE = 27, KC_SPACE = 32, KC_PAGEUP = 33, KC_PAGEDOWN = 34, KC_END = 35, KC_HOME = 36,
+       KC_LEFT = 37, KC_UP = 38, KC_RIGHT = 39, KC_DOWN = 40, KC_INSERT = 45, KC_DELETE = 46,
+       KC_A = 65, KC_C = 67, KC_V = 86, KC_X = 88, KC_Y = 89, KC_Z = 90, KC_META = 91 };
+
+static void mark_dirty() { g_dirty = true; }
+
+static int dom_button_to_imgui(unsigned short b) { return b == 0 ? 0 : b == 2 ? 1 : b == 1 ? 2 : -1; }
+
+static EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(float(e->targetX), float(e->targetY));
+  int b = dom_button_to_imgui(e->button);
+  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0) g_button_down[b] = g_button_pressed_unseen[b] = true;
+  if (type == EMSCRIPTEN_EVENT_MOUSEUP && b >= 0) g_button_down[b] = false;
+  mark_dirty();
+  return type != EMSCRIPTEN_EVENT_MOUSEMOVE;  // let moves through; keep clicks from selecting text
+}
+
+static EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  double scale = e->deltaMode == DOM_DELTA_PIXEL ? 1.0 / 100 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3 : 1.0;
+  io.MouseWheel -= float(e->deltaY * scale);
+  io.MouseWheelH -= float(e->deltaX * scale);
+  mark_dirty();
+  return EM_TRUE;
+}
+
+// One finger is the mouse. A tap can start and end between two frames, so a press is latched
+// until a frame has seen it.
+static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (e->numTouches > 0) io.MousePos = ImVec2(float(e->touches[0].targetX), float(e->touches[0].targetY));
+  if (type == EMSCRIPTEN_EVENT_TOUCHSTART) g_button_down[0] = g_button_pressed_unseen[0] = true;
+  if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) g_button_down[0] = false;
+  mark_dirty();
+  return EM_TRUE;  // no synthetic mouse events, no page scroll while dragging a value
+}
+
+static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
+  if (e->keyCode < 512) io.KeysDown[e->keyCode] = down;
+  io.KeyCtrl = e->ctrlKey;
+  io.KeyShift = e->shiftKey;
+  io.KeyAlt = e->altKey;
+  io.KeySuper = e->metaKey;
+  mark_dirty();
+  bool command = e->ctrlKey || e->metaKey;
+  if (down && !command && io.WantTextInput) {
+    // `key` is the character itself for printable keys ("a", "7", "-"), a name otherwise ("Enter").
+    size_t n = std::strlen(e->key);
+    bool single_char = n > 0 && (n == 1 || (unsigned char)e->key[0] >= 0x80) && n <= 4;
+    if (single_char) io.AddInputCharactersUTF8(e->key);
+  }
+  if (command && e->keyCode == KC_V) return EM_FALSE;  // let the browser fire its paste event
+  if (command && !io.WantTextInput) return EM_FALSE;   // browser shortcuts keep working
+  bool arrows = e->keyCode >= KC_LEFT && e->keyCode <= KC_DOWN;
+  return io.WantCaptureKeyboard || io.WantTextInput || arrows;  // arrows step; don't scroll
+}
+
+static EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  std::memset(io.KeysDown, 0, sizeof io.KeysDown);
+  io.KeyCtrl = io.KeyShift = io.KeyAlt = io.KeySuper = false;
+  for (bool& b : g_button_down) b = false;
+  mark_dirty();
+  return EM_FALSE;
+}
+
+static EM_BOOL on_resize(int, const EmscriptenUiEvent*, void*) {
+  mark_dirty();
+  return EM_FALSE;
+}
+
+EM_JS(void, js_set_clipboard, (const char* text), {
+  const t = UTF8ToString(text);
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(t).catch(() => {});
+});
+
+EM_JS(void, js_set_cursor, (const char* canvas, const char* cursor), {
+  const el = document.querySelector(UTF8ToString(canvas));
+  if (el) el.style.cursor = UTF8ToString(cursor);
+});
+
+EM_JS(double, js_pixel_ratio, (void), { return window.devicePixelRatio || 1; });
+
+static void set_clipboard(void*, const char* text) {
+  g_clipboard = text;
+  js_set_clipboard(text);
+}
+static const char* get_clipboard(void*) { return g_clipboard.c_str(); }
+
+void ImGui_ImplHtml5_AddPastedText(const char* utf8) {
+  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  g_clipboard = utf8;
+  mark_dirty();
+}
+
+void ImGui_ImplHtml5_Init(const char* canvas) {
+  g_canvas = canvas;
+  ImGuiIO& io = ImGui::GetIO();
+  io.BackendPlatformName = "imgui_impl_html5";
+  io.BackendFlags |= ImGuiBackendFlags_HasMouseCursors;
+  const int keys[][2] = {
+      {ImGuiKey_Tab, KC_TAB},         {ImGuiKey_LeftArrow, KC_LEFT},  {ImGuiKey_RightArrow, KC_RIGHT},
+      {ImGuiKey_UpArrow, KC_UP},      {ImGuiKey_DownArrow, KC_DOWN},  {ImGuiKey_PageUp, KC_PAGEUP},
+      {ImGuiKey_PageDown, KC_PAGEDOWN}, {ImGuiKey_Home, KC_HOME},     {ImGuiKey_End, KC_END},
+      {ImGuiKey_Insert, KC_INSERT},   {ImGuiKey_Delete, KC_DELETE},   {ImGuiKey_Backspace, KC_BACKSPACE},
+      {ImGuiKey_Space, KC_SPACE},     {ImGuiKey_Enter, KC_ENTER},     {ImGuiKey_Escape, KC_ESCAPE},
+      {ImGuiKey_KeyPadEnter, KC_ENTER}, {ImGuiKey_A, KC_A},           {ImGuiKey_C, KC_C},
+      {ImGuiKey_V, KC_V},             {ImGuiKey_X, KC_X},             {ImGuiKey_Y, KC_Y},
+      {ImGuiKey_Z, KC_Z}};
+  for (const auto& k : keys) io.KeyMap[k[0]] = k[1];
+  io.SetClipboardTextFn = set_clipboard;
+  io.GetClipboardTextFn = get_clipboard;
+
+  const char* target = g_canvas.c_str();
+  emscripten_set_mousedown_callback(target, nullptr, true, on_mouse);
+  emscripten_set_mouseup_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_mouse);
+  emscripten_set_mousemove_callback(target, nullptr, true, on_mouse);
+  emscripten_set_wheel_callback(target, nullptr, true, on_wheel);
+  emscripten_set_touchstart_callback(target, nullptr, true, on_touch);
+  emscripten_set_touchmove_callback(target, nullptr, true, on_touch);
+  emscripten_set_touchend_callback(target, nullptr, true, on_touch);
+  emscripten_set_touchcancel_callback(target, nullptr, true, on_touch);
+  emscripten_set_keydown_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_key);
+  emscripten_set_keyup_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_key);
+  emscripten_set_blur_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_blur);
+  emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_resize);
+  g_ratio = float(js_pixel_ratio());
+}
+
+float ImGui_ImplHtml5_PixelRatio() { return g_ratio; }
+
+static const char* css_cursor(ImGuiMouseCursor c) {
+  switch (c) {
+    case ImGuiMouseCursor_TextInput: return "text";
+    case ImGuiMouseCursor_ResizeAll: return "move";
+    case ImGuiMouseCursor_ResizeNS: return "ns-resize";
+    case ImGuiMouseCursor_ResizeEW: return "ew-resize";
+    case ImGuiMouseCursor_ResizeNESW: return "nesw-resize";
+    case ImGuiMouseCursor_ResizeNWSE: return "nwse-resize";
+    case ImGuiMouseCursor_Hand: return "pointer";
+    case ImGuiMouseCursor_NotAllowed: return "not-allowed";
+    default: return "default";
+  }
+}
+
+bool ImGui_ImplHtml5_NewFrame() {
+  ImGuiIO& io = ImGui::GetIO();
+  // The canvas fills the window in CSS pixels; its backing store has ratio x as many pixels.
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(g_canvas.c_str(), &css_w, &css_h);
+  float ratio = float(js_pixel_ratio());
+  int fb_w = int(css_w * ratio + 0.5), fb_h = int(css_h * ratio + 0.5), cur_w = 0, cur_h = 0;
+  emscripten_get_canvas_element_size(g_canvas.c_str(), &cur_w, &cur_h);
+  if (fb_w != cur_w || fb_h != cur_h) {
+    emscripten_set_canvas_element_size(g_canvas.c_str(), fb_w, fb_h);
+    g_dirty = true;
+  }
+  if (ratio != g_ratio) g_ratio = ratio, g_dirty = true;
+  io.DisplaySize = ImVec2(float(css_w), float(css_h));
+  io.DisplayFramebufferScale = ImVec2(ratio, ratio);
+
+  double now = emscripten_get_now() / 1000.0;
+  io.DeltaTime = g_last_time > 0 && now > g_last_time ? float(now - g_last_time) : 1.0f / 60;
+  g_last_time = now;
+
+  for (int b = 0; b < 3; ++b) {
+    io.MouseDown[b] = g_button_down[b] || g_button_pressed_unseen[b];
+    g_button_pressed_unseen[b] = false;
+  }
+  static ImGuiMouseCursor last_cursor = -1;
+  ImGuiMouseCursor cursor = io.MouseDrawCursor ? ImGuiMouseCursor_None : ImGui::GetMouseCursor();
+  if (cursor != last_cursor) js_set_cursor(g_canvas.c_str(), css_cursor(cursor)), last_cursor = cursor;
+
+  bool was_dirty = g_dirty;
+  g_dirty = false;
+  return was_dirty;
+}

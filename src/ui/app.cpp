@@ -1,0 +1,144 @@
+// The page (see app.h).
+#include "ui/app.h"
+
+#include "core/lab_text.h"
+#include "core/strings.h"
+#include "core/url_state.h"
+#include "imgui.h"
+#include "platform/platform.h"
+#include "ui/budget_panel.h"
+#include "ui/item_probe.h"
+#include "ui/silu_panel.h"
+#include "ui/widgets.h"
+
+static const double COPY_FEEDBACK_SECONDS = 4.0;
+
+void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
+  url_decoded d = url_decode(fragment);
+  app->state = d.state;
+  app->notices.clear();
+  strings_set_lang(app->state.lang);
+  for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
+  app->hand.playing = false;
+  app->written_fragment.clear();  // rewrite the canonical form of what was read
+}
+
+void lab_app_init(lab_app* app) {
+  *app = lab_app{};
+  hand_panel_init(&app->hand);
+  lab_app_load_fragment(app, platform_url_fragment());
+}
+
+bool lab_app_animating(const lab_app* app, double now) {
+  // The copy feedback also needs a frame once it is due to disappear, hence the margin.
+  return app->hand.playing || now < app->copy_feedback_until + 0.2;
+}
+
+static void view_button(lab_state* s, lab_view view, str_id label, const char* probe) {
+  if (view != LAB_VIEW_HAND) widget_same_line_if_fits(widget_button_width(tr(label)));
+  bool selected = s->view == view;
+  if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  if (ImGui::Button(tr(label))) s->view = view;
+  item_probe(probe);
+  if (selected) ImGui::PopStyleColor();
+}
+
+static void draw_top_bar(lab_app* app, double now) {
+  lab_state* s = &app->state;
+  ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
+  widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_APP_SUBTITLE)).x);
+  ImGui::TextDisabled("%s", tr(STR_APP_SUBTITLE));
+  view_button(s, LAB_VIEW_HAND, STR_VIEW_HAND, "view-hand");
+  view_button(s, LAB_VIEW_SILU, STR_VIEW_SILU, "view-silu");
+  view_button(s, LAB_VIEW_BUDGET, STR_VIEW_BUDGET, "view-budget");
+  widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
+  if (ImGui::Button(tr(STR_COPY_LINK))) {
+    platform_copy_text(platform_page_url());
+    app->copy_feedback_until = now + COPY_FEEDBACK_SECONDS;
+  }
+  item_probe("copy-link");
+  widget_same_line_if_fits(widget_button_width(tr(STR_LANGUAGE)));
+  if (ImGui::Button(tr(STR_LANGUAGE))) {
+    s->lang = s->lang == LAB_LANG_EN ? LAB_LANG_ZH : LAB_LANG_EN;
+    strings_set_lang(s->lang);
+  }
+  item_probe("lang");
+  if (now < app->copy_feedback_until) {
+    int status = platform_copy_status();
+    const char* message = tr(status > 0 ? STR_LINK_COPIED : STR_LINK_COPY_FAILED);
+    if (status != 0) {
+      widget_same_line_if_fits(ImGui::CalcTextSize(message).x);
+      ImGui::AlignTextToFramePadding();
+      ImGui::TextUnformatted(message);
+    }
+  }
+}
+
+static void draw_notices(lab_app* app) {
+  if (app->notices.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(COLOR_NOTICE_BG));
+  float h = ImGui::GetTextLineHeightWithSpacing() * (float(app->notices.size()) + 0.6f) + ImGui::GetFrameHeightWithSpacing();
+  ImGui::BeginChild("notices", ImVec2(0, h), true);
+  for (const std::string& n : app->notices) widget_text_wrapped(n);
+  if (ImGui::SmallButton(tr(STR_DISMISS))) app->notices.clear();
+  item_probe("dismiss");
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+// Phones have no wheel: a drag that starts on empty page (not on a widget) scrolls it.
+static void drag_to_scroll() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive() &&
+      ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+    ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseDelta.y);
+    ImGui::SetScrollX(ImGui::GetScrollX() - io.MouseDelta.x);
+  }
+}
+
+// After the frame's edits: one URL write and one mirror write per actual change.
+static void sync_outputs(lab_app* app) {
+  std::string fragment = "#" + url_encode(app->state);
+  if (fragment != app->written_fragment) {
+    platform_replace_url_fragment(fragment);
+    app->written_fragment = fragment;
+  }
+  std::string mirror = lab_text(app->state);
+  if (mirror != app->written_mirror) {
+    platform_set_text_mirror(mirror);
+    platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
+    app->written_mirror = mirror;
+  }
+  std::string notice;
+  for (const std::string& n : app->notices) notice += (notice.empty() ? "" : "\n") + n;
+  if (notice != app->written_notice) {
+    platform_set_notice(notice);
+    app->written_notice = notice;
+  }
+}
+
+void lab_app_frame(lab_app* app, double now) {
+  item_probe_clear();
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::Begin("SwiGLU Lab", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
+  draw_top_bar(app, now);
+  draw_notices(app);
+  ImGui::Separator();
+  switch (app->state.view) {
+    case LAB_VIEW_HAND:
+      hand_panel_keys(&app->hand, &app->state);
+      hand_panel_draw(&app->hand, &app->state, now);
+      break;
+    case LAB_VIEW_SILU: silu_panel_draw(&app->state); break;
+    case LAB_VIEW_BUDGET: budget_panel_draw(&app->state); break;
+    default: break;
+  }
+  drag_to_scroll();
+  ImGui::End();
+  sync_outputs(app);
+}

@@ -1,0 +1,30 @@
+// The whole page as one ImGui window: a top bar (views, language, copy link), link notices, and
+// the current view's panel. Keeps the URL and the text mirror in step with the state through
+// platform.h, so every front end (browser, headless native tests) behaves the same.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/lab_state.h"
+#include "ui/hand_panel.h"
+
+struct lab_app {
+  lab_state state;
+  hand_panel hand;
+  std::vector<std::string> notices;  // from the last link read, until dismissed
+  std::string written_fragment;      // what the URL holds now, to write only on change
+  std::string written_mirror;
+  std::string written_notice;
+  double copy_feedback_until;
+};
+
+// Reads the state from the platform's URL fragment (the link a student opened).
+void lab_app_init(lab_app* app);
+// The user changed the URL by hand (hashchange): restore exactly that view.
+void lab_app_load_fragment(lab_app* app, const std::string& fragment);
+// One frame, between ImGui::NewFrame() and ImGui::Render().
+void lab_app_frame(lab_app* app, double now_seconds);
+// True while something on screen changes by itself (playing the steps, a fading message), so the
+// host keeps drawing frames.
+bool lab_app_animating(const lab_app* app, double now_seconds);

@@ -1,0 +1,110 @@
+// Parameter budget panel (see budget_panel.h).
+#include "ui/budget_panel.h"
+
+#include <cmath>
+
+#include "core/number_format.h"
+#include "core/param_budget.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "ui/item_probe.h"
+#include "ui/widgets.h"
+
+struct bar_segment {
+  const char* name;
+  double params;
+  ImU32 color;
+};
+
+// One bar of stacked matrices, on a common scale (pixels per parameter).
+static void draw_bar(const char* label, const bar_segment* segs, int n, double px_per_param,
+                     float label_width) {
+  float fs = ImGui::GetFontSize();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  if (label_width > 0) ImGui::SameLine(label_width);  // narrow screens: label above its bar
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float x = p.x, h = fs * 1.6f;
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    float w = float(segs[i].params * px_per_param);
+    dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + h), segs[i].color);
+    dl->AddRect(ImVec2(x, p.y), ImVec2(x + w, p.y + h), IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+    if (ImGui::CalcTextSize(segs[i].name).x + 6 < w)
+      dl->AddText(ImVec2(x + 4, p.y + (h - fs) * 0.5f), IM_COL32(255, 255, 255, 255), segs[i].name);
+    x += w;
+    total += segs[i].params;
+  }
+  std::string sum = fmt_count(int64_t(total));
+  dl->AddText(ImVec2(x + 6, p.y + (h - fs) * 0.5f), IM_COL32(40, 40, 40, 255), sum.c_str());
+  ImGui::Dummy(ImVec2(x - p.x + ImGui::CalcTextSize(sum.c_str()).x + 10, h));
+}
+
+static bool int_input(const char* label, int64_t* v, int64_t step, int64_t lo, int64_t hi) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  bool changed = ImGui::InputScalar(label, ImGuiDataType_S64, v, &step, &step, "%lld");
+  if (*v < lo) *v = lo;
+  if (*v > hi) *v = hi;
+  return changed;
+}
+
+void budget_panel_draw(lab_state* s) {
+  widget_text_wrapped(tr(STR_BUDGET_INTRO));
+  const float input_w = ImGui::GetFontSize() * 9 + (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x) * 2;
+  int_input(tr(STR_BUDGET_HIDDEN), &s->hidden, 64, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX);
+  widget_same_line_if_fits(input_w + ImGui::CalcTextSize(tr(STR_BUDGET_INTERMEDIATE)).x);
+  int_input(tr(STR_BUDGET_INTERMEDIATE), &s->intermediate, 64, LAB_INTERMEDIATE_MIN, LAB_INTERMEDIATE_MAX);
+  widget_same_line_if_fits(input_w + ImGui::CalcTextSize(tr(STR_BUDGET_LAYERS)).x);
+  int_input(tr(STR_BUDGET_LAYERS), &s->layers, 1, LAB_LAYERS_MIN, LAB_LAYERS_MAX);
+
+  budget_counts c = budget_count(s->hidden, s->intermediate, s->layers);
+  if (ImGui::Button(tr(STR_BUDGET_QWEN))) s->hidden = 1024, s->intermediate = 3584, s->layers = 24;
+  item_probe("preset-qwen");
+  widget_same_line_if_fits(widget_button_width("f = 8/3 h"));
+  if (ImGui::Button("f = 8/3 h")) s->intermediate = c.balanced_f;
+  item_probe("preset-balanced");
+  widget_same_line_if_fits(widget_button_width("f = 4h"));
+  if (ImGui::Button("f = 4h")) s->intermediate = 4 * s->hidden;
+  item_probe("preset-4h");
+  c = budget_count(s->hidden, s->intermediate, s->layers);
+
+  double h = double(s->hidden), f = double(s->intermediate), fb = double(c.balanced_f);
+  const bar_segment classic[] = {{"W_1 (4h x h)", 4 * h * h, COLOR_CLASSIC}, {"W_2 (h x 4h)", 4 * h * h, COLOR_CLASSIC}};
+  const bar_segment balanced[] = {{"gate_proj", fb * h, COLOR_GATE}, {"up_proj", fb * h, COLOR_UP}, {"down_proj", fb * h, COLOR_DOWN}};
+  const bar_segment actual[] = {{"gate_proj", f * h, COLOR_GATE}, {"up_proj", f * h, COLOR_UP}, {"down_proj", f * h, COLOR_DOWN}};
+  double largest = std::fmax(double(c.classic_per_layer), std::fmax(double(c.balanced_per_layer), double(c.swiglu_per_layer)));
+  float fs = ImGui::GetFontSize();
+  float label_width = ImGui::GetContentRegionAvail().x < fs * 36 ? 0 : fs * 12;
+  float bar_room = std::fmax(fs * 10, ImGui::GetContentRegionAvail().x - label_width - fs * 7);
+  double px_per_param = bar_room / largest;
+
+  ImGui::Spacing();
+  ImGui::TextUnformatted(tr(STR_BUDGET_PER_LAYER));
+  draw_bar(tr(STR_BUDGET_CLASSIC), classic, 2, px_per_param, label_width);
+  draw_bar(tr(STR_BUDGET_BALANCED), balanced, 3, px_per_param, label_width);
+  draw_bar(tr(STR_BUDGET_ACTUAL), actual, 3, px_per_param, label_width);
+  ImGui::Spacing();
+
+  if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn(tr(STR_BUDGET_PER_LAYER));
+    ImGui::TableSetupColumn(strf(tr(STR_BUDGET_ALL_LAYERS), int(s->layers)).c_str());
+    ImGui::TableHeadersRow();
+    struct row { std::string name; int64_t per_layer; };
+    const row rows[] = {
+        {std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s->hidden) + ")", c.classic_per_layer},
+        {std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + ")", c.balanced_per_layer},
+        {std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s->intermediate) + ")", c.swiglu_per_layer},
+    };
+    for (const row& r : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn(); widget_text(r.name);
+      ImGui::TableNextColumn(); widget_text(fmt_count(r.per_layer) + " (" + fmt_millions(r.per_layer) + ")");
+      ImGui::TableNextColumn(); widget_text(fmt_count(r.per_layer * s->layers));
+    }
+    ImGui::EndTable();
+  }
+  widget_text(strf(tr(STR_BUDGET_RATIO), strf("%.2f", c.swiglu_h2).c_str(),
+                   strf("%.1f%%", 100.0 * c.swiglu_vs_classic).c_str()));
+}

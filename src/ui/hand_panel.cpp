@@ -1,0 +1,295 @@
+// Lesson 002's hand calculation as a panel (see hand_panel.h).
+#include "ui/hand_panel.h"
+
+#include <cmath>
+
+#include "core/activations.h"
+#include "core/hand_calc.h"
+#include "core/hand_explain.h"
+#include "core/number_format.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "ui/item_probe.h"
+#include "ui/widgets.h"
+
+static const double PLAY_SECONDS_PER_STEP = 1.5;
+static const int LAST_STEP = HAND_STEP_COUNT - 1;
+
+void hand_panel_init(hand_panel* panel) { *panel = hand_panel{false, 0}; }
+
+static void set_step(hand_panel* panel, lab_state* s, int step) {
+  s->step = step < 0 ? 0 : step > LAST_STEP ? LAST_STEP : step;
+  if (s->step == LAST_STEP) panel->playing = false;
+}
+
+void hand_panel_keys(hand_panel* panel, lab_state* s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+  if (ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_RightArrow])) set_step(panel, s, s->step + 1);
+  if (ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_LeftArrow])) panel->playing = false, set_step(panel, s, s->step - 1);
+}
+
+// [SECTION] what each step reads and writes
+enum cell_group { G_X, G_WUP, G_U, G_WGATE, G_A, G_SIG, G_G, G_Z, G_WDOWN, G_Y };
+
+static ImU32 cell_color(int step, cell_group g) {
+  switch (step) {
+    case HAND_STEP_UP: return g == G_X || g == G_WUP ? COLOR_READ : g == G_U ? COLOR_WRITE : 0;
+    case HAND_STEP_GATE: return g == G_X || g == G_WGATE ? COLOR_READ : g == G_A ? COLOR_WRITE : 0;
+    case HAND_STEP_SILU: return g == G_A ? COLOR_READ : g == G_SIG || g == G_G ? COLOR_WRITE : 0;
+    case HAND_STEP_MUL: return g == G_U || g == G_G ? COLOR_READ : g == G_Z ? COLOR_WRITE : 0;
+    case HAND_STEP_DOWN: return g == G_Z || g == G_WDOWN ? COLOR_READ : g == G_Y ? COLOR_WRITE : 0;
+  }
+  return 0;
+}
+
+// The step at which a group of computed cells gets its value.
+static int computed_at(cell_group g) {
+  switch (g) {
+    case G_U: return HAND_STEP_UP;
+    case G_A: return HAND_STEP_GATE;
+    case G_SIG: case G_G: return HAND_STEP_SILU;
+    case G_Z: return HAND_STEP_MUL;
+    case G_Y: return HAND_STEP_DOWN;
+    default: return 0;
+  }
+}
+
+static void value(int step, cell_group g, const double* v) {
+  widget_value_cell(step >= computed_at(g) ? v : nullptr, cell_color(step, g));
+}
+
+// [SECTION] controls
+static void draw_controls(hand_panel* panel, lab_state* s, double now) {
+  ImGui::BeginDisabled(s->step == 0);
+  if (ImGui::Button(tr(STR_HAND_PREV))) panel->playing = false, set_step(panel, s, s->step - 1);
+  item_probe("prev");
+  ImGui::EndDisabled();
+  widget_same_line_if_fits(widget_button_width(tr(STR_HAND_NEXT)));
+  ImGui::BeginDisabled(s->step == LAST_STEP);
+  if (ImGui::Button(tr(STR_HAND_NEXT))) set_step(panel, s, s->step + 1);
+  item_probe("next");
+  ImGui::EndDisabled();
+  widget_same_line_if_fits(widget_button_width(tr(STR_HAND_PAUSE)));
+  if (ImGui::Button(panel->playing ? tr(STR_HAND_PAUSE) : tr(STR_HAND_PLAY))) {
+    panel->playing = !panel->playing;
+    if (panel->playing) {
+      if (s->step == LAST_STEP) s->step = 0;
+      panel->next_step_at = now + PLAY_SECONDS_PER_STEP;
+    }
+  }
+  item_probe("play");
+  widget_same_line_if_fits(widget_button_width(tr(STR_HAND_RESET)));
+  if (ImGui::Button(tr(STR_HAND_RESET))) {
+    lab_state def = lab_state_default();
+    hand_lesson_input(s->x);
+    s->w = def.w;
+    s->step = def.step;
+    panel->playing = false;
+  }
+  item_probe("reset");
+  std::string step_of = strf(tr(STR_HAND_STEP_OF), s->step, LAST_STEP);
+  widget_same_line_if_fits(ImGui::CalcTextSize(step_of.c_str()).x);
+  ImGui::AlignTextToFramePadding();
+  widget_text(step_of);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_HAND_KEYS_HINT));
+  ImGui::PopStyleColor();
+
+  if (panel->playing && now >= panel->next_step_at) {
+    set_step(panel, s, s->step + 1);
+    panel->next_step_at = now + PLAY_SECONDS_PER_STEP;
+  }
+}
+
+// [SECTION] the two tables: one row per intermediate cell, then one per output
+static bool draw_mid_table(lab_state* s, const hand_trace& t) {
+  bool changed = false;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
+  const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
+  if (!ImGui::BeginTable("mid", 10, flags)) return false;
+  ImGui::TableSetupColumn("i", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("W_up", ImGuiTableColumnFlags_WidthFixed, edit_w);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, edit_w);
+  ImGui::TableSetupColumn("u = W_up x", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("W_gate", ImGuiTableColumnFlags_WidthFixed, edit_w);
+  ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, edit_w);
+  ImGui::TableSetupColumn("a = W_gate x", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("sigmoid(a)", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("g = silu(a)", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableSetupColumn("z = u ⊙ g", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableHeadersRow();
+  for (int i = 0; i < HAND_MID; ++i) {
+    ImGui::PushID(i);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%d", i + 1);
+    for (int c = 0; c < HAND_IN; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(c);
+      changed |= widget_edit_cell("##wu", &s->w.up[i * HAND_IN + c], cell_color(s->step, G_WUP));
+      ImGui::PopID();
+    }
+    ImGui::TableNextColumn();
+    value(s->step, G_U, &t.u[i]);
+    for (int c = 0; c < HAND_IN; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(c);
+      changed |= widget_edit_cell("##wg", &s->w.gate[i * HAND_IN + c], cell_color(s->step, G_WGATE));
+      ImGui::PopID();
+    }
+    ImGui::TableNextColumn();
+    value(s->step, G_A, &t.a[i]);
+    ImGui::TableNextColumn();
+    value(s->step, G_SIG, &t.sigmoid[i]);
+    ImGui::TableNextColumn();
+    value(s->step, G_G, &t.g[i]);
+    ImGui::TableNextColumn();
+    value(s->step, G_Z, &t.z[i]);
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+  return changed;
+}
+
+static bool draw_out_table(lab_state* s, const hand_trace& t) {
+  bool changed = false;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_NoHostExtendX;
+  const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
+  if (!ImGui::BeginTable("out", 6, flags)) return false;
+  ImGui::TableSetupColumn("j", ImGuiTableColumnFlags_WidthFixed);
+  for (int c = 0; c < HAND_MID; ++c)
+    ImGui::TableSetupColumn(c == 0 ? "W_down" : "", ImGuiTableColumnFlags_WidthFixed, edit_w);
+  ImGui::TableSetupColumn("y = W_down z", ImGuiTableColumnFlags_WidthFixed, value_w);
+  ImGui::TableHeadersRow();
+  for (int j = 0; j < HAND_OUT; ++j) {
+    ImGui::PushID(j);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%d", j + 1);
+    for (int c = 0; c < HAND_MID; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(c);
+      changed |= widget_edit_cell("##wd", &s->w.down[j * HAND_MID + c], cell_color(s->step, G_WDOWN));
+      ImGui::PopID();
+    }
+    ImGui::TableNextColumn();
+    value(s->step, G_Y, &t.y[j]);
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+  return changed;
+}
+
+static bool draw_input(lab_state* s) {
+  bool changed = false;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr(STR_HAND_INPUT));
+  ImGui::SameLine();
+  if (ImGui::BeginTable("x", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
+    for (int c = 0; c < HAND_IN; ++c) {
+      ImGui::TableSetupColumn(c ? "x2" : "x1", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 3.6f);
+    }
+    ImGui::TableNextRow();
+    for (int c = 0; c < HAND_IN; ++c) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(c);
+      changed |= widget_edit_cell("##x", &s->x[c], cell_color(s->step, G_X));
+      item_probe(c ? "x2" : "x1");
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  return changed;
+}
+
+// [SECTION] the step's formula, with the numbers put in
+static void draw_formula(const lab_state* s, const hand_trace& t) {
+  static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
+                                                 STR_HAND_STEP_3, STR_HAND_STEP_4, STR_HAND_STEP_5};
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(250, 250, 252, 255));
+  float h = ImGui::GetTextLineHeightWithSpacing() * 5 + ImGui::GetStyle().WindowPadding.y * 2 + 4;
+  ImGui::BeginChild("formula", ImVec2(0, h), true);
+  ImGui::TextColored(ImVec4(0.55f, 0.25f, 0.0f, 1), "%s", tr(titles[s->step]));
+  for (const std::string& line : hand_step_lines(s->step, s->x, s->w, t)) widget_text(line);
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+// u and z on one ruler, as in the lesson: how the gate shrinks, flips or stretches each cell.
+static void draw_gate_bars(const lab_state* s, const hand_trace& t) {
+  if (s->step < HAND_STEP_MUL) return;
+  double max_abs = 1e-9;
+  for (int i = 0; i < HAND_MID; ++i) max_abs = std::fmax(max_abs, std::fmax(std::fabs(t.u[i]), std::fabs(t.z[i])));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float fs = ImGui::GetFontSize();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float width = fs * 22, half = width * 0.5f, row = fs * 1.5f;
+  float cx = p.x + fs * 2 + half;
+  ImGui::TextColored(ImColor(COLOR_UP), "u");
+  ImGui::SameLine();
+  ImGui::TextColored(ImColor(COLOR_Z), "z = u ⊙ g");
+  p = ImGui::GetCursorScreenPos();
+  for (int i = 0; i < HAND_MID; ++i) {
+    float y = p.y + i * row;
+    dl->AddText(ImVec2(p.x, y), IM_COL32(90, 90, 90, 255), std::to_string(i + 1).c_str());
+    float wu = float(t.u[i] / max_abs) * half, wz = float(t.z[i] / max_abs) * half;
+    dl->AddRectFilled(ImVec2(cx + std::fmin(0.f, wu), y + 1), ImVec2(cx + std::fmax(0.f, wu), y + row * 0.45f), COLOR_UP);
+    dl->AddRectFilled(ImVec2(cx + std::fmin(0.f, wz), y + row * 0.5f), ImVec2(cx + std::fmax(0.f, wz), y + row * 0.95f), COLOR_Z);
+  }
+  dl->AddLine(ImVec2(cx, p.y - 2), ImVec2(cx, p.y + HAND_MID * row + 2), IM_COL32(60, 60, 60, 255));
+  ImGui::Dummy(ImVec2(fs * 2 + width, HAND_MID * row + 4));
+}
+
+// [SECTION] follow-ups: AND, and the fixed gate
+static void draw_and(void) {
+  if (!ImGui::CollapsingHeader(tr(STR_HAND_AND_TITLE))) return;
+  widget_text_wrapped(tr(STR_HAND_AND_TEXT));
+  if (ImGui::BeginTable("and", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
+    for (const char* h : {"x₁", "x₂", "u = x₁", "silu(a), a = x₂", "u·silu(a) / silu(1)"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (int bits = 0; bits < 4; ++bits) {
+      double x1 = bits >> 1, x2 = bits & 1, out = hand_and(x1, x2);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn(); ImGui::Text("%d", int(x1));
+      ImGui::TableNextColumn(); ImGui::Text("%d", int(x2));
+      ImGui::TableNextColumn(); widget_text(fmt6(x1));
+      ImGui::TableNextColumn(); widget_text(fmt6(act_silu(x2)));
+      ImGui::TableNextColumn(); widget_value_cell(&out, out > 0.5 ? COLOR_WRITE : 0);
+    }
+    ImGui::EndTable();
+  }
+}
+
+static void draw_fixed_gate(const lab_state* s) {
+  if (!ImGui::CollapsingHeader(tr(STR_HAND_FIXED_TITLE))) return;
+  widget_text_wrapped(tr(STR_HAND_FIXED_TEXT));
+  const double ones[HAND_MID] = {1, 1, 1, 1};
+  double x2[HAND_IN] = {2 * s->x[0], 2 * s->x[1]};
+  hand_trace fixed = hand_forward_fixed_gate(s->x, s->w, ones);
+  hand_trace fixed2 = hand_forward_fixed_gate(x2, s->w, ones);
+  hand_trace real = hand_forward(s->x, s->w), real2 = hand_forward(x2, s->w);
+  widget_text("g = [1, 1, 1, 1]:  y(x) = " + fmt_vec6(fixed.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(fixed2.y, HAND_OUT));
+  widget_text_wrapped(tr(STR_HAND_FIXED_SCALE));
+  widget_text("g = silu(a):      y(x) = " + fmt_vec6(real.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(real2.y, HAND_OUT));
+}
+
+void hand_panel_draw(hand_panel* panel, lab_state* s, double now) {
+  widget_text_wrapped(tr(STR_HAND_INTRO));
+  draw_controls(panel, s, now);
+  ImGui::Spacing();
+  hand_trace t = hand_forward(s->x, s->w);
+  draw_input(s);
+  draw_mid_table(s, t);
+  draw_out_table(s, t);
+  t = hand_forward(s->x, s->w);  // edits above take effect in the same frame below
+  draw_formula(s, t);
+  draw_gate_bars(s, t);
+  if (s->step >= HAND_STEP_SILU) widget_text_wrapped(tr(STR_HAND_GATE_NOTE));
+  ImGui::Spacing();
+  draw_and();
+  draw_fixed_gate(s);
+}

@@ -1,0 +1,149 @@
+// SiLU vs ReLU panel (see silu_panel.h).
+#include "ui/silu_panel.h"
+
+#include <cmath>
+
+#include "core/activations.h"
+#include "core/number_format.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "ui/item_probe.h"
+#include "ui/widgets.h"
+
+static const double PLOT_Y_MIN = -1.0, PLOT_Y_MAX = 6.2;
+static const int CURVE_SAMPLES = 241;  // every 0.05 on [-6, 6]
+
+struct plot_frame {
+  ImVec2 min, max;
+  ImVec2 to_screen(double z, double v) const {
+    float fx = float((z - LAB_PROBE_MIN) / (LAB_PROBE_MAX - LAB_PROBE_MIN));
+    float fy = float((v - PLOT_Y_MIN) / (PLOT_Y_MAX - PLOT_Y_MIN));
+    return ImVec2(min.x + fx * (max.x - min.x), max.y - fy * (max.y - min.y));
+  }
+  double z_at(float screen_x) const {
+    double f = (screen_x - min.x) / (max.x - min.x);
+    return LAB_PROBE_MIN + f * (LAB_PROBE_MAX - LAB_PROBE_MIN);
+  }
+};
+
+static void draw_curve(ImDrawList* dl, const plot_frame& pf, double (*fn)(double), ImU32 color, float thickness) {
+  ImVec2 pts[CURVE_SAMPLES];
+  for (int i = 0; i < CURVE_SAMPLES; ++i) {
+    double z = LAB_PROBE_MIN + (LAB_PROBE_MAX - LAB_PROBE_MIN) * i / (CURVE_SAMPLES - 1);
+    pts[i] = pf.to_screen(z, fn(z));
+  }
+  dl->AddPolyline(pts, CURVE_SAMPLES, color, 0, thickness);
+}
+
+static void draw_grid(ImDrawList* dl, const plot_frame& pf) {
+  dl->AddRectFilled(pf.min, pf.max, IM_COL32(255, 255, 255, 255));
+  for (int z = -6; z <= 6; ++z) {
+    ImVec2 a = pf.to_screen(z, PLOT_Y_MIN), b = pf.to_screen(z, PLOT_Y_MAX);
+    dl->AddLine(a, b, z == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255));
+    std::string label = std::to_string(z);
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(label.c_str()).x * 0.5f, a.y + 2), IM_COL32(110, 110, 110, 255), label.c_str());
+  }
+  for (int v = -1; v <= 6; ++v) {
+    ImVec2 a = pf.to_screen(LAB_PROBE_MIN, v), b = pf.to_screen(LAB_PROBE_MAX, v);
+    dl->AddLine(a, b, v == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255));
+    std::string label = std::to_string(v);
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(label.c_str()).x - 4, a.y - ImGui::GetFontSize() * 0.5f), IM_COL32(110, 110, 110, 255), label.c_str());
+  }
+  dl->AddRect(pf.min, pf.max, IM_COL32(180, 180, 180, 255));
+}
+
+static void legend_entry(ImU32 color, const char* label) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float fs = ImGui::GetFontSize();
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.4f), ImVec2(p.x + fs * 1.4f, p.y + fs * 0.65f), color);
+  ImGui::Dummy(ImVec2(fs * 1.5f, fs));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+}
+
+static void draw_plot(lab_state* s) {
+  float fs = ImGui::GetFontSize();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  float width = std::fmin(avail.x, fs * 50), height = std::fmax(fs * 12, std::fmin(width * 0.55f, fs * 24));
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  plot_frame pf{ImVec2(origin.x + fs * 2, origin.y + fs * 0.5f), ImVec2(origin.x + width - fs * 0.5f, origin.y + height - fs * 1.5f)};
+
+  ImGui::InvisibleButton("plot", ImVec2(width, height));
+  item_probe("plot");
+  if (ImGui::IsItemActive()) {
+    double z = pf.z_at(ImGui::GetIO().MousePos.x);
+    z = z < LAB_PROBE_MIN ? LAB_PROBE_MIN : z > LAB_PROBE_MAX ? LAB_PROBE_MAX : z;
+    s->probe_z = std::round(z * 100) / 100;  // 0.01 steps keep links short
+  }
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(origin, ImVec2(origin.x + width, origin.y + height), true);
+  draw_grid(dl, pf);
+  dl->PushClipRect(pf.min, pf.max, true);
+  if (s->show_sigmoid) draw_curve(dl, pf, act_sigmoid, COLOR_SIGMOID, 2.0f);
+  if (s->show_gelu) draw_curve(dl, pf, act_gelu, COLOR_GELU, 2.0f);
+  draw_curve(dl, pf, act_relu, COLOR_RELU, 2.5f);
+  draw_curve(dl, pf, act_silu, COLOR_SILU, 3.0f);
+
+  act_extremum m = act_silu_minimum();
+  ImVec2 mp = pf.to_screen(m.z, m.value);
+  dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f);
+  std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + strf("%.3f", m.z) + ", " + strf("%.3f", m.value) + ")";
+  dl->AddText(ImVec2(mp.x - fs * 9, mp.y + fs * 0.5f), IM_COL32(0, 0, 0, 255), min_label.c_str());
+
+  double z = s->probe_z;
+  ImVec2 top = pf.to_screen(z, PLOT_Y_MAX), bottom = pf.to_screen(z, PLOT_Y_MIN);
+  dl->AddLine(top, bottom, IM_COL32(200, 30, 60, 200), 1.5f);
+  dl->AddCircleFilled(pf.to_screen(z, act_relu(z)), fs * 0.3f, COLOR_RELU);
+  dl->AddCircleFilled(pf.to_screen(z, act_silu(z)), fs * 0.3f, COLOR_SILU);
+  if (s->show_sigmoid) dl->AddCircleFilled(pf.to_screen(z, act_sigmoid(z)), fs * 0.25f, COLOR_SIGMOID);
+  if (s->show_gelu) dl->AddCircleFilled(pf.to_screen(z, act_gelu(z)), fs * 0.25f, COLOR_GELU);
+  dl->PopClipRect();
+  dl->PopClipRect();
+}
+
+static void readout_row(const char* name, double v, ImU32 color) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  if (color) ImGui::TextColored(ImColor(color), "%s", name);
+  else ImGui::TextUnformatted(name);
+  ImGui::TableNextColumn();
+  widget_text(fmt6(v));
+}
+
+void silu_panel_draw(lab_state* s) {
+  widget_text_wrapped(tr(STR_SILU_INTRO));
+  legend_entry(COLOR_SILU, "SiLU(z) = z·sigmoid(z)");
+  widget_same_line_if_fits(ImGui::GetFontSize() * 12);
+  legend_entry(COLOR_RELU, "ReLU(z) = max(0, z)");
+  ImGui::Checkbox(tr(STR_SILU_SHOW_SIGMOID), &s->show_sigmoid);
+  item_probe("show-sigmoid");
+  widget_same_line_if_fits(widget_checkbox_width(tr(STR_SILU_SHOW_GELU)));
+  ImGui::Checkbox(tr(STR_SILU_SHOW_GELU), &s->show_gelu);
+  item_probe("show-gelu");
+
+  draw_plot(s);
+  ImGui::TextDisabled("%s", tr(STR_SILU_DRAG_HINT));
+
+  float fs = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(std::fmin(ImGui::GetContentRegionAvail().x, fs * 30));
+  const double lo = LAB_PROBE_MIN, hi = LAB_PROBE_MAX;
+  if (ImGui::SliderScalar(tr(STR_SILU_PROBE), ImGuiDataType_Double, &s->probe_z, &lo, &hi, "z = %.2f",
+                          ImGuiSliderFlags_AlwaysClamp))
+    s->probe_z = std::round(s->probe_z * 100) / 100;
+
+  double z = s->probe_z, silu = act_silu(z), relu = act_relu(z);
+  if (ImGui::BeginTable("readout", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
+    readout_row("z", z, 0);
+    readout_row("SiLU(z)", silu, COLOR_SILU);
+    readout_row("ReLU(z)", relu, COLOR_RELU);
+    readout_row(tr(STR_SILU_DIFF), silu - relu, 0);
+    if (s->show_sigmoid) readout_row("sigmoid(z)", act_sigmoid(z), COLOR_SIGMOID);
+    if (s->show_gelu) readout_row("GELU(z)", act_gelu(z), COLOR_GELU);
+    ImGui::EndTable();
+  }
+  if (z < 0) widget_text_wrapped(strf(tr(STR_SILU_NEG), fmt_short(z).c_str(), fmt6(silu).c_str()));
+  else widget_text_wrapped(strf(tr(STR_SILU_POS), fmt_short(z).c_str()));
+  act_extremum m = act_silu_minimum();
+  widget_text(std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + ". " + tr(STR_SILU_MIN_NOTE));
+}
