@@ -10,10 +10,11 @@ file(MAKE_DIRECTORY ${SITE_DIR} ${FONT_DIR})
 set(FONT_SUBSET /usr/bin/python3 -m fontTools.subset --no-hinting --layout-features=* --notdef-outline)
 set(LATIN_TTF ${FONT_DIR}/ui-latin.ttf)
 set(CJK_TTF ${FONT_DIR}/ui-cjk.ttf)
-set(LATIN_UNICODES "U+0020-007E,U+00A0-00FF,U+0391-03A9,U+03B1-03C9,U+2010-2027,U+2070-209F,U+2190-2193,U+2211,U+2212,U+221A,U+221E,U+2248,U+2260,U+2264,U+2265,U+2299,U+22C5")
+file(STRINGS ${CMAKE_SOURCE_DIR}/assets/fonts/latin-unicodes.txt LATIN_UNICODES LIMIT_COUNT 1)
 add_custom_command(OUTPUT ${LATIN_TTF}
   COMMAND ${FONT_SUBSET} /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
           --unicodes=${LATIN_UNICODES} --output-file=${LATIN_TTF}
+  DEPENDS ${CMAKE_SOURCE_DIR}/assets/fonts/latin-unicodes.txt
   COMMENT "Cutting the Latin UI font" VERBATIM)
 add_custom_command(OUTPUT ${CJK_TTF}
   COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tools/font_chars.py ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${FONT_DIR}/cjk-chars.txt

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
-fonts-dejavu-core python3 python3-fonttools dpkg-dev xz-utils ca-certificates"
+fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -17,6 +17,8 @@ missing=""
 for p in $APT_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# Debian's Node.js ships npm as a separate package; NodeSource's bundles it.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
   say "installing Debian packages:$missing"
   as_root apt-get update -qq

@@ -47,7 +47,9 @@ static void draw_top_bar(lab_app* app, double now) {
   lab_state* s = &app->state;
   ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_APP_SUBTITLE)).x);
-  ImGui::TextDisabled("%s", tr(STR_APP_SUBTITLE));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_APP_SUBTITLE));
+  ImGui::PopStyleColor();
   view_button(s, LAB_VIEW_HAND, STR_VIEW_HAND, "view-hand");
   view_button(s, LAB_VIEW_SILU, STR_VIEW_SILU, "view-silu");
   view_button(s, LAB_VIEW_BUDGET, STR_VIEW_BUDGET, "view-budget");

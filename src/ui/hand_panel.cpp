@@ -103,11 +103,18 @@ static void draw_controls(hand_panel* panel, lab_state* s, double now) {
 }
 
 // [SECTION] the two tables: one row per intermediate cell, then one per output
+
+// The tables keep their width on a narrow phone (the page then pans sideways) rather than
+// squeezing "-0.268941" into three characters.
+static float table_width(int columns, int edit_columns, int value_columns) {
+  float fs = ImGui::GetFontSize(), pad = ImGui::GetStyle().CellPadding.x * 2 + 1;
+  return fs * (1.2f + 3.4f * edit_columns + 6.0f * value_columns) + pad * columns;
+}
 static bool draw_mid_table(lab_state* s, const hand_trace& t) {
   bool changed = false;
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("mid", 10, flags)) return false;
+  if (!ImGui::BeginTable("mid", 10, flags, ImVec2(table_width(10, 4, 5), 0))) return false;
   ImGui::TableSetupColumn("i", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("W_up", ImGuiTableColumnFlags_WidthFixed, edit_w);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, edit_w);
@@ -158,7 +165,7 @@ static bool draw_out_table(lab_state* s, const hand_trace& t) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("out", 6, flags)) return false;
+  if (!ImGui::BeginTable("out", 6, flags, ImVec2(table_width(6, 4, 1), 0))) return false;
   ImGui::TableSetupColumn("j", ImGuiTableColumnFlags_WidthFixed);
   for (int c = 0; c < HAND_MID; ++c)
     ImGui::TableSetupColumn(c == 0 ? "W_down" : "", ImGuiTableColumnFlags_WidthFixed, edit_w);

@@ -40,7 +40,11 @@ float widget_checkbox_width(const char* label) {
 void widget_text(const std::string& text) { ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size()); }
 
 void widget_text_wrapped(const std::string& text) {
-  ImGui::PushTextWrapPos(0.0f);
+  // Wrap at the screen's width, not at the content's: on a phone the tables are wider than the
+  // screen and the page pans, but prose should still fit.
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float right = ImGui::GetWindowWidth() - st.WindowPadding.x - st.ScrollbarSize;
+  ImGui::PushTextWrapPos(right > ImGui::GetCursorPosX() + 50 ? right : 0.0f);
   widget_text(text);
   ImGui::PopTextWrapPos();
 }

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 
@@ -13,8 +14,65 @@ static std::string g_canvas;
 static bool g_dirty = true;
 static double g_last_time = 0;
 static float g_ratio = 1;
-static bool g_button_down[3], g_button_pressed_unseen[3];
 static std::string g_clipboard;
+
+// [SECTION] input queue
+// Browser events arrive between frames, often several per frame (a test's click is a move, a
+// press and a release within a millisecond; so is a fast tap). ImGui 1.86 samples state once per
+// frame, so a press and release in one frame would vanish. Events are queued, and each frame
+// takes them in order until one would change a button or key a second time (or move the mouse
+// after a button changed): the rest waits for the next frame, which is then drawn.
+enum input_kind { IN_MOVE, IN_BUTTON, IN_KEY, IN_TEXT, IN_WHEEL, IN_MODS };
+struct input_event {
+  input_kind kind;
+  int code;       // button 0..2 or keyCode
+  bool down;
+  float x, y;     // position, or wheel deltas
+  std::string text;
+  bool ctrl, shift, alt, super;
+};
+static std::vector<input_event> g_queue;
+
+static void push(const input_event& e) {
+  g_queue.push_back(e);
+  g_dirty = true;
+}
+
+static void drain_queue(ImGuiIO& io) {
+  bool button_changed[3] = {false, false, false}, any_button = false;
+  std::vector<int> keys_changed;
+  size_t i = 0;
+  for (; i < g_queue.size(); ++i) {
+    const input_event& e = g_queue[i];
+    if (e.kind == IN_MOVE) {
+      if (any_button) break;
+      io.MousePos = ImVec2(e.x, e.y);
+    } else if (e.kind == IN_BUTTON) {
+      if (button_changed[e.code]) break;
+      io.MouseDown[e.code] = e.down;
+      button_changed[e.code] = any_button = true;
+    } else if (e.kind == IN_KEY) {
+      bool seen = false;
+      for (int k : keys_changed) seen |= k == e.code;
+      if (seen) break;
+      io.KeysDown[e.code] = e.down;
+      io.KeyCtrl = e.ctrl, io.KeyShift = e.shift, io.KeyAlt = e.alt, io.KeySuper = e.super;
+      keys_changed.push_back(e.code);
+    } else if (e.kind == IN_TEXT) {
+      io.AddInputCharactersUTF8(e.text.c_str());
+    } else if (e.kind == IN_WHEEL) {
+      io.MouseWheelH += e.x;
+      io.MouseWheel += e.y;
+    } else if (e.kind == IN_MODS) {
+      io.KeyCtrl = e.ctrl, io.KeyShift = e.shift, io.KeyAlt = e.alt, io.KeySuper = e.super;
+    }
+  }
+  g_queue.erase(g_queue.begin(), g_queue.begin() + long(i));
+  if (!g_queue.empty()) g_dirty = true;
+}
+
+static input_event move_event(float x, float y) { return input_event{IN_MOVE, 0, false, x, y, {}, false, false, false, false}; }
+static input_event button_event(int b, bool down) { return input_event{IN_BUTTON, b, down, 0, 0, {}, false, false, false, false}; }
 
 // DOM keyCodes double as ImGui key indices (ImGui 1.86 reads io.KeysDown through io.KeyMap).
 enum { KC_BACKSPACE = 8, KC_TAB = 9, KC_ENTER = 13, KC_SHIFT = 16, KC_CTRL = 17, KC_ALT = 18,
@@ -27,50 +85,37 @@ static void mark_dirty() { g_dirty = true; }
 static int dom_button_to_imgui(unsigned short b) { return b == 0 ? 0 : b == 2 ? 1 : b == 1 ? 2 : -1; }
 
 static EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(float(e->targetX), float(e->targetY));
+  push(move_event(float(e->targetX), float(e->targetY)));
   int b = dom_button_to_imgui(e->button);
-  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0) g_button_down[b] = g_button_pressed_unseen[b] = true;
-  if (type == EMSCRIPTEN_EVENT_MOUSEUP && b >= 0) g_button_down[b] = false;
-  mark_dirty();
+  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0) push(button_event(b, true));
+  if (type == EMSCRIPTEN_EVENT_MOUSEUP && b >= 0) push(button_event(b, false));
   return type != EMSCRIPTEN_EVENT_MOUSEMOVE;  // let moves through; keep clicks from selecting text
 }
 
 static EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
-  ImGuiIO& io = ImGui::GetIO();
   double scale = e->deltaMode == DOM_DELTA_PIXEL ? 1.0 / 100 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3 : 1.0;
-  io.MouseWheel -= float(e->deltaY * scale);
-  io.MouseWheelH -= float(e->deltaX * scale);
-  mark_dirty();
+  push(input_event{IN_WHEEL, 0, false, -float(e->deltaX * scale), -float(e->deltaY * scale), {}, false, false, false, false});
   return EM_TRUE;
 }
 
-// One finger is the mouse. A tap can start and end between two frames, so a press is latched
-// until a frame has seen it.
+// One finger is the mouse.
 static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (e->numTouches > 0) io.MousePos = ImVec2(float(e->touches[0].targetX), float(e->touches[0].targetY));
-  if (type == EMSCRIPTEN_EVENT_TOUCHSTART) g_button_down[0] = g_button_pressed_unseen[0] = true;
-  if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) g_button_down[0] = false;
-  mark_dirty();
+  if (e->numTouches > 0) push(move_event(float(e->touches[0].targetX), float(e->touches[0].targetY)));
+  if (type == EMSCRIPTEN_EVENT_TOUCHSTART) push(button_event(0, true));
+  if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) push(button_event(0, false));
   return EM_TRUE;  // no synthetic mouse events, no page scroll while dragging a value
 }
 
 static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   ImGuiIO& io = ImGui::GetIO();
   bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
-  if (e->keyCode < 512) io.KeysDown[e->keyCode] = down;
-  io.KeyCtrl = e->ctrlKey;
-  io.KeyShift = e->shiftKey;
-  io.KeyAlt = e->altKey;
-  io.KeySuper = e->metaKey;
-  mark_dirty();
+  if (e->keyCode < 512) push(input_event{IN_KEY, int(e->keyCode), down, 0, 0, {}, bool(e->ctrlKey), bool(e->shiftKey), bool(e->altKey), bool(e->metaKey)});
   bool command = e->ctrlKey || e->metaKey;
-  if (down && !command && io.WantTextInput) {
+  if (down && !command) {
     // `key` is the character itself for printable keys ("a", "7", "-"), a name otherwise ("Enter").
     size_t n = std::strlen(e->key);
-    bool single_char = n > 0 && (n == 1 || (unsigned char)e->key[0] >= 0x80) && n <= 4;
-    if (single_char) io.AddInputCharactersUTF8(e->key);
+    bool single_char = n > 0 && n <= 4 && (n == 1 || (unsigned char)e->key[0] >= 0x80);
+    if (single_char) push(input_event{IN_TEXT, 0, false, 0, 0, e->key, false, false, false, false});
   }
   if (command && e->keyCode == KC_V) return EM_FALSE;  // let the browser fire its paste event
   if (command && !io.WantTextInput) return EM_FALSE;   // browser shortcuts keep working
@@ -80,10 +125,10 @@ static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
 
 static EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   ImGuiIO& io = ImGui::GetIO();
-  std::memset(io.KeysDown, 0, sizeof io.KeysDown);
-  io.KeyCtrl = io.KeyShift = io.KeyAlt = io.KeySuper = false;
-  for (bool& b : g_button_down) b = false;
-  mark_dirty();
+  for (int k = 0; k < 512; ++k)
+    if (io.KeysDown[k]) push(input_event{IN_KEY, k, false, 0, 0, {}, false, false, false, false});
+  for (int b = 0; b < 3; ++b)
+    if (io.MouseDown[b]) push(button_event(b, false));
   return EM_FALSE;
 }
 
@@ -111,9 +156,8 @@ static void set_clipboard(void*, const char* text) {
 static const char* get_clipboard(void*) { return g_clipboard.c_str(); }
 
 void ImGui_ImplHtml5_AddPastedText(const char* utf8) {
-  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  push(input_event{IN_TEXT, 0, false, 0, 0, utf8, false, false, false, false});
   g_clipboard = utf8;
-  mark_dirty();
 }
 
 void ImGui_ImplHtml5_Init(const char* canvas) {
@@ -186,10 +230,7 @@ bool ImGui_ImplHtml5_NewFrame() {
   io.DeltaTime = g_last_time > 0 && now > g_last_time ? float(now - g_last_time) : 1.0f / 60;
   g_last_time = now;
 
-  for (int b = 0; b < 3; ++b) {
-    io.MouseDown[b] = g_button_down[b] || g_button_pressed_unseen[b];
-    g_button_pressed_unseen[b] = false;
-  }
+  drain_queue(io);
   static ImGuiMouseCursor last_cursor = -1;
   ImGuiMouseCursor cursor = io.MouseDrawCursor ? ImGuiMouseCursor_None : ImGui::GetMouseCursor();
   if (cursor != last_cursor) js_set_cursor(g_canvas.c_str(), css_cursor(cursor)), last_cursor = cursor;

@@ -1,0 +1,63 @@
+// Headless Chromium (Debian's binary) driven by playwright-core, with the page served by
+// tools/serve.mjs on a free loopback port. Shared by the browser tests.
+import { chromium } from "playwright-core";
+import { createServer } from "../../tools/serve.mjs";
+
+// As root and without a network, Chromium needs these to start cleanly; SwiftShader gives it
+// WebGL2 on the CPU (TOOLCHAIN.md).
+const CHROMIUM_ARGS = [
+  "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+  "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync",
+];
+
+export async function startSite(siteDir) {
+  const server = createServer(siteDir);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    base,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+// Opens the page at `fragment` and waits for its first frame. Page errors fail the test.
+export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1 } = {}) {
+  const context = await site.browser.newContext({
+    viewport: { width, height }, deviceScaleFactor: scale,
+  });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  await page.goto(site.base + fragment);
+  await page.waitForSelector("body[data-lab-ready]", { timeout: 30000 });
+  page.labErrors = errors;
+  return page;
+}
+
+export const mirror = (page) => page.locator("#lab-text").textContent();
+export const notice = (page) => page.locator("#lab-notice").textContent();
+export const hash = (page) => page.evaluate(() => decodeURIComponent(location.hash));
+
+// Waits until the mirror contains `text` (the app redraws on the next animation frame).
+export async function waitForMirror(page, text, timeout = 5000) {
+  await page.waitForFunction((t) => (document.getElementById("lab-text").textContent || "").includes(t), text, { timeout })
+    .catch(async () => { throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`); });
+}
+
+// Clicks a widget by its item_probe name, at its centre, with the real mouse.
+export async function clickItem(page, name) {
+  const r = await page.evaluate((n) => window.labItemRect(n), name);
+  if (!r) throw new Error(`no widget named "${name}" on screen`);
+  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// Browser tests: the page as a person uses it, in headless Chromium. Loads, clicks, keys, URL
+// edits, bad links, and a screenshot of every view (tests/browser/screenshots/, look at them).
+//
+//   node tests/browser/run.mjs --site build-wasm/site [--only NAME]
+import fs from "node:fs";
+import path from "node:path";
+import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem } from "./browser.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+const siteDir = opt("--site", "build-wasm/site");
+const only = opt("--only", "");
+const shotDir = path.resolve(opt("--screenshots", "tests/browser/screenshots"));
+fs.mkdirSync(shotDir, { recursive: true });
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+function expect(cond, message) { if (!cond) throw new Error(message); }
+function expectIncludes(text, part, what = "text") {
+  if (!text.includes(part)) throw new Error(`${what} lacks "${part}":\n${text}`);
+}
+const shot = (page, name) => page.screenshot({ path: path.join(shotDir, name + ".png") });
+
+// [SECTION] the hand calculation
+test("the lesson's link shows every vector to 6 decimals at the last step", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&x=1,2&step=5");
+  const text = await mirror(page);
+  for (const line of [
+    "u = [1.000000, 2.000000, 3.000000, -1.000000]",
+    "a = [-1.000000, 0.000000, 1.000000, 2.000000]",
+    "g = [-0.268941, 0.000000, 0.731059, 1.761594]",
+    "z = [-0.268941, 0.000000, 2.193176, -1.761594]",
+    "y = [1.924234, -1.761594]",
+  ]) expectIncludes(text, line, "mirror");
+  await shot(page, "hand-step5");
+  expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+  const ms = await page.evaluate(() => window.labFirstFrameMs);
+  console.log(`    first frame after ${ms.toFixed(0)} ms (served from loopback)`);
+  await page.context().close();
+});
+
+test("arrow keys and the Previous / Next buttons step, and the URL follows", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=5");
+  await page.locator("#canvas").focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await waitForMirror(page, "Step 3 of 5");
+  expectIncludes(await hash(page), "step=3", "URL");
+  expect(!(await mirror(page)).includes("z = ["), "z shown before its step");
+  await clickItem(page, "prev");
+  await waitForMirror(page, "Step 2 of 5");
+  await clickItem(page, "next");
+  await clickItem(page, "next");
+  await waitForMirror(page, "Step 4 of 5");
+  expectIncludes(await hash(page), "step=4", "URL");
+  await shot(page, "hand-step4");
+  await page.context().close();
+});
+
+test("editing the URL restores exactly that view (hashchange)", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=5");
+  await page.evaluate(() => { location.hash = "#v=1&view=hand&x=2,-1&wg=1,0,1,0,1,0,1,0&step=2"; });
+  await waitForMirror(page, "u = [2.000000, -1.000000, 1.000000, 3.000000]");
+  expectIncludes(await mirror(page), "a = [2.000000, 2.000000, 2.000000, 2.000000]", "mirror");
+  expectIncludes(await hash(page), "x=2,-1", "URL");
+  // Reloading that address gives the same view: nothing lives outside the URL.
+  await page.reload();
+  await page.waitForSelector("body[data-lab-ready]");
+  expectIncludes(await mirror(page), "a = [2.000000, 2.000000, 2.000000, 2.000000]", "mirror after reload");
+  await page.context().close();
+});
+
+test("typing a new weight recomputes everything at once", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=5");
+  const r = await page.evaluate(() => window.labItemRect("x1"));
+  await page.mouse.dblclick(r.x + r.w / 2, r.y + r.h / 2);
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("3");
+  await page.keyboard.press("Enter");
+  await waitForMirror(page, "u = [3.000000, 2.000000, 5.000000, 1.000000]");
+  expectIncludes(await hash(page), "x=3,2", "URL");
+  await shot(page, "hand-edited");
+  await page.context().close();
+});
+
+// [SECTION] bad links
+test("a malformed key shows a notice naming it, as text, and the rest still loads", async (site) => {
+  const evil = encodeURIComponent('<img src=x onerror="window.pwned=1">');
+  const page = await openPage(site, `#v=1&view=hand&x=${evil}&step=3`);
+  const n = await notice(page);
+  expectIncludes(n, "'x'", "notice");
+  expectIncludes(n, "<img", "notice (as text)");
+  expect(await page.evaluate(() => document.querySelectorAll("#lab-notice *, img").length) === 0, "URL text became HTML");
+  expect(await page.evaluate(() => window.pwned) === undefined, "script from the URL ran");
+  await waitForMirror(page, "Step 3 of 5");
+  expectIncludes(await mirror(page), "g = [-0.268941, 0.000000, 0.731059, 1.761594]", "mirror");
+  await shot(page, "notice-malformed");
+  await clickItem(page, "dismiss");
+  await page.waitForFunction(() => document.getElementById("lab-notice").hidden);
+  await page.context().close();
+});
+
+test("out-of-range and unknown keys: clamped with a notice, ignored", async (site) => {
+  const page = await openPage(site, "#v=1&view=silu&z=40&utm_source=mail");
+  await waitForMirror(page, "z = 6.000000");
+  expectIncludes(await notice(page), "'z'", "notice");
+  await page.context().close();
+});
+
+// [SECTION] SiLU vs ReLU
+test("SiLU view: the probe from the link, a drag on the plot, the overlays", async (site) => {
+  const page = await openPage(site, "#v=1&view=silu&z=-1");
+  await waitForMirror(page, "SiLU(z) = -0.268941");
+  expectIncludes(await mirror(page), "SiLU(-1.278465) = -0.278465", "mirror");
+  const r = await page.evaluate(() => window.labItemRect("plot"));
+  await page.mouse.move(r.x + r.w * 0.5, r.y + r.h / 2);
+  await page.mouse.down();
+  await page.mouse.move(r.x + r.w * 0.75, r.y + r.h / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => /z=[0-9.]+/.test(location.hash) && !location.hash.includes("z=-1&"));
+  const z = Number(/z=(-?[0-9.]+)/.exec(await hash(page))[1]);
+  expect(z > 1 && z < 4, `probe after the drag at z=${z}`);
+  await clickItem(page, "show-sigmoid");
+  await clickItem(page, "show-gelu");
+  await waitForMirror(page, "GELU(z) = ");
+  expectIncludes(await hash(page), "ov=sigmoid,gelu", "URL");
+  await shot(page, "silu");
+  await page.context().close();
+});
+
+// [SECTION] parameter budget
+test("budget view: Qwen3.5-0.8B counts and the 8/3 h preset", async (site) => {
+  const page = await openPage(site, "#v=1&view=budget");
+  await waitForMirror(page, "264,241,152");
+  expectIncludes(await mirror(page), "11,010,048 (11.01M)", "mirror");
+  await shot(page, "budget");
+  await clickItem(page, "preset-balanced");
+  await waitForMirror(page, "f = 2731): 8,389,632");
+  expectIncludes(await hash(page), "f=2731", "URL");
+  await page.context().close();
+});
+
+// [SECTION] sharing, language, phones
+test("copy link copies the address of exactly this view", async (site) => {
+  const page = await openPage(site, "#v=1&view=budget&h=2048&f=5504&layers=32");
+  await clickItem(page, "copy-link");
+  await page.waitForFunction(() => window.labLastCopiedText);
+  const copied = await page.evaluate(() => window.labLastCopiedText);
+  expectIncludes(copied, "view=budget", "copied link");
+  expectIncludes(copied, "h=2048", "copied link");
+  // A student opening it sees the same view.
+  const student = await openPage(site, copied.slice(copied.indexOf("#")));
+  expect(await mirror(student) === await mirror(page), "the student's view differs");
+  await student.context().close();
+  await page.context().close();
+});
+
+test("the view buttons switch views and the Chinese page reads in Chinese", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=5");
+  await clickItem(page, "view-silu");
+  await waitForMirror(page, "SiLU(z)");
+  await clickItem(page, "view-hand");
+  await clickItem(page, "lang");
+  await waitForMirror(page, "手算");
+  expect(await page.evaluate(() => document.documentElement.lang) === "zh-CN", "html lang not zh-CN");
+  expectIncludes(await hash(page), "lang=zh", "URL");
+  await shot(page, "hand-zh");
+  await page.context().close();
+});
+
+test("a phone: narrow, high-DPI, tapped", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=1", { width: 390, height: 844, scale: 3 });
+  const size = await page.evaluate(() => [document.getElementById("canvas").width, window.innerWidth]);
+  expect(size[0] === size[1] * 3, `canvas backing store ${size[0]} px for ${size[1]} CSS px at 3x`);
+  await clickItem(page, "next");
+  await waitForMirror(page, "Step 2 of 5");
+  await shot(page, "phone-hand");
+  await page.context().close();
+});
+
+// [SECTION] runner
+const site = await startSite(siteDir);
+let passed = 0, failed = 0;
+for (const t of tests) {
+  if (only && !t.name.includes(only)) continue;
+  const t0 = Date.now();
+  try {
+    await t.fn(site);
+    passed++;
+    console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${t.name}\n     ${String(e.stack || e).split("\n").join("\n     ")}`);
+  }
+}
+await site.close();
+console.log(`screenshots in ${shotDir}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
