@@ -15,3 +15,6 @@ void platform_set_text_mirror(const std::string& text);        // #lab-text, as 
 void platform_set_notice(const std::string& text);             // #lab-notice ("" hides it)
 void platform_set_document_lang(const char* bcp47);            // <html lang>: "en" or "zh-CN"
 double platform_now_seconds();
+// Small persistent strings (localStorage): "" when absent or when storage is unavailable.
+std::string platform_storage_get(const char* key);
+void platform_storage_set(const char* key, const std::string& value);

@@ -12,6 +12,7 @@
 #include "ui/widgets.h"
 
 static const double COPY_FEEDBACK_SECONDS = 4.0;
+static const char* const STORAGE_LAST_VIEW = "swiglu-lab.last-view";
 
 void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   url_decoded d = url_decode(fragment);
@@ -26,7 +27,11 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
 void lab_app_init(lab_app* app) {
   *app = lab_app{};
   hand_panel_init(&app->hand);
-  lab_app_load_fragment(app, platform_url_fragment());
+  // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
+  // lost) brings back where this browser left off, so nobody loses their place.
+  std::string fragment = platform_url_fragment();
+  if (fragment.size() <= 1) fragment = platform_storage_get(STORAGE_LAST_VIEW);
+  lab_app_load_fragment(app, fragment);
 }
 
 bool lab_app_animating(const lab_app* app, double now) {
@@ -103,6 +108,7 @@ static void sync_outputs(lab_app* app) {
   std::string fragment = "#" + url_encode(app->state);
   if (fragment != app->written_fragment) {
     platform_replace_url_fragment(fragment);
+    platform_storage_set(STORAGE_LAST_VIEW, fragment);
     app->written_fragment = fragment;
   }
   std::string mirror = lab_text(app->state);

@@ -84,6 +84,16 @@ test("typing a new weight recomputes everything at once", async (site) => {
   await page.context().close();
 });
 
+test("the bare address brings back where this browser left off", async (site) => {
+  const page = await openPage(site, "#v=1&view=silu&z=2.5");
+  await waitForMirror(page, "z = 2.500000");
+  await page.goto(site.base);
+  await page.waitForSelector("body[data-lab-ready]");
+  await waitForMirror(page, "z = 2.500000");
+  expectIncludes(await hash(page), "view=silu", "URL");
+  await page.context().close();
+});
+
 // [SECTION] bad links
 test("a malformed key shows a notice naming it, as text, and the rest still loads", async (site) => {
   const evil = encodeURIComponent('<img src=x onerror="window.pwned=1">');

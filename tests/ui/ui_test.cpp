@@ -22,7 +22,10 @@ struct headless_page {
   lab_app app;
   double now = 100.0;
 
-  explicit headless_page(const std::string& fragment, float width = 1280, float height = 800) {
+  // Each page starts with empty storage (a browser that never saw the lab) unless asked not to.
+  explicit headless_page(const std::string& fragment, float width = 1280, float height = 800,
+                         bool keep_storage = false) {
+    if (!keep_storage) platform_storage_set("swiglu-lab.last-view", "");
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
@@ -177,6 +180,19 @@ TEST_CASE("copy link puts the full address with the view on the clipboard") {
   page.click("copy-link");
   CHECK(contains(platform_native_clipboard(), "view=budget"));
   CHECK(contains(platform_native_clipboard(), "h=2048"));
+}
+
+TEST_CASE("the bare address brings back the last view; a link always wins") {
+  {
+    headless_page page("#view=silu&z=2.5");
+  }
+  {
+    headless_page bare("", 1280, 800, /*keep_storage=*/true);
+    CHECK(bare.app.state.view == LAB_VIEW_SILU);
+    CHECK(bare.app.state.probe_z == 2.5);
+  }
+  headless_page linked("#view=budget");
+  CHECK(linked.app.state.view == LAB_VIEW_BUDGET);
 }
 
 TEST_CASE("the language button switches the page and its mirror to Chinese") {

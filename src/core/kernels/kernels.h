@@ -43,7 +43,7 @@ void q8_gemm_f32__wasmsimd_4x8_t2(const q8_matrix_view* w, const float* x, int T
 void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
 void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
 void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_4x8_t3(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
+void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
 
 // int16 range for a dot of length Kp with int8 weights: |sum| <= 128 * qmax * Kp < 2^31.
 int f32_qs16_qmax(int Kp);
@@ -51,9 +51,9 @@ void f32_qs16_ref(const float* x, int T, int K, int Kp, int16_t* xq, float* xs);
 void f32_qs16__wasmsimd_u8(const float* x, int T, int K, int Kp, int16_t* xq, float* xs);
 
 void f32_vsilu_ref(size_t n, const float* z, float* y);  // computed in double
-void f32_vsilu__wasmsimd_rr2_p6_div_u8(size_t n, const float* z, float* y);
+void f32_vsilu__wasmsimd_rr2_p5_div_u8(size_t n, const float* z, float* y);
 void f32_vswiglu_ref(size_t n, const float* g, const float* u, float* h, float* silu_g);
-void f32_vswiglu__wasmsimd_rr2_p6_div_u8(size_t n, const float* g, const float* u, float* h, float* silu_g);
+void f32_vswiglu__wasmsimd_rr2_p5_div_u8(size_t n, const float* g, const float* u, float* h, float* silu_g);
 
 // [SECTION] registries: one table per op, terminated by the count.
 struct q8_gemm_f32_variant { const char* name; q8_gemm_f32_fn fn; int panel_rows, block_cols, token_tile; bool is_ref; };

@@ -75,15 +75,15 @@ void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, con
 // [SECTION] SiLU and the gated product
 void f32_vsilu_ref(size_t n, const float* z, float* y) {
   for (size_t i = 0; i < n; i++) {
-    const double v = z[i];
-    y[i] = (float)(v / (1.0 + std::exp(-v)));  // exp overflow -> inf -> -0, never NaN
+    const double v = z[i], e = std::exp(-v);
+    y[i] = (float)(std::isinf(e) ? -0.0 : v / (1.0 + e));  // z -> -inf: the limit is -0, not -inf/inf
   }
 }
 
 void f32_vswiglu_ref(size_t n, const float* g, const float* u, float* h, float* silu_g) {
   for (size_t i = 0; i < n; i++) {
-    const double v = g[i];
-    const double s = v / (1.0 + std::exp(-v));
+    const double v = g[i], e = std::exp(-v);
+    const double s = std::isinf(e) ? -0.0 : v / (1.0 + e);
     if (silu_g) silu_g[i] = (float)s;
     h[i] = (float)(s * (double)u[i]);
   }

@@ -15,7 +15,7 @@ const q8_gemm_q16_variant q8_gemm_q16_variants[] = {
     {"q8_gemm_q16_ref", q8_gemm_q16_ref, 1, 1, 1, true},
     {"q8_gemm_q16__wasmsimd_dot_4x8_t1", q8_gemm_q16__wasmsimd_dot_4x8_t1, 4, 8, 1, false},
     {"q8_gemm_q16__wasmsimd_dot_4x8_t2", q8_gemm_q16__wasmsimd_dot_4x8_t2, 4, 8, 2, false},
-    {"q8_gemm_q16__wasmsimd_dot_4x8_t3", q8_gemm_q16__wasmsimd_dot_4x8_t3, 4, 8, 3, false},
+    {"q8_gemm_q16__wasmsimd_dot_2x8_t4", q8_gemm_q16__wasmsimd_dot_2x8_t4, 2, 8, 4, false},
 };
 const int q8_gemm_q16_variant_count = sizeof(q8_gemm_q16_variants) / sizeof(q8_gemm_q16_variants[0]);
 
@@ -27,29 +27,29 @@ const int f32_qs16_variant_count = sizeof(f32_qs16_variants) / sizeof(f32_qs16_v
 
 const f32_vsilu_variant f32_vsilu_variants[] = {
     {"f32_vsilu_ref", f32_vsilu_ref, 1, true},
-    {"f32_vsilu__wasmsimd_rr2_p6_div_u8", f32_vsilu__wasmsimd_rr2_p6_div_u8, 8, false},
+    {"f32_vsilu__wasmsimd_rr2_p5_div_u8", f32_vsilu__wasmsimd_rr2_p5_div_u8, 8, false},
 };
 const int f32_vsilu_variant_count = sizeof(f32_vsilu_variants) / sizeof(f32_vsilu_variants[0]);
 
 const f32_vswiglu_variant f32_vswiglu_variants[] = {
     {"f32_vswiglu_ref", f32_vswiglu_ref, 1, true},
-    {"f32_vswiglu__wasmsimd_rr2_p6_div_u8", f32_vswiglu__wasmsimd_rr2_p6_div_u8, 8, false},
+    {"f32_vswiglu__wasmsimd_rr2_p5_div_u8", f32_vswiglu__wasmsimd_rr2_p5_div_u8, 8, false},
 };
 const int f32_vswiglu_variant_count = sizeof(f32_vswiglu_variants) / sizeof(f32_vswiglu_variants[0]);
 
 // Layer variants. The first non-reference entry of each activation path is its default.
 const swiglu_layer_variant swiglu_layer_variants[] = {
-    {"swiglu_q16__wasmsimd_t3", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_4x8_t3, f32_qs16__wasmsimd_u8,
-     f32_vswiglu__wasmsimd_rr2_p6_div_u8, false},
-    {"swiglu_q16__wasmsimd_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_4x8_t2, f32_qs16__wasmsimd_u8,
-     f32_vswiglu__wasmsimd_rr2_p6_div_u8, false},
-    {"swiglu_q16__wasmsimd_t1", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_4x8_t1, f32_qs16__wasmsimd_u8,
-     f32_vswiglu__wasmsimd_rr2_p6_div_u8, false},
-    {"swiglu_f32__wasmsimd_t2", SWIGLU_ACT_F32, q8_gemm_f32__wasmsimd_4x8_t2, nullptr, nullptr,
-     f32_vswiglu__wasmsimd_rr2_p6_div_u8, false},
-    {"swiglu_f32__wasmsimd_t1", SWIGLU_ACT_F32, q8_gemm_f32__wasmsimd_4x8_t1, nullptr, nullptr,
-     f32_vswiglu__wasmsimd_rr2_p6_div_u8, false},
-    {"swiglu_f32__scalar", SWIGLU_ACT_F32, q8_gemm_f32__scalar_4x1, nullptr, nullptr, f32_vswiglu_ref, false},
+    {"swiglu_q16__wasmsimd_2x8_t4", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_2x8_t4, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_q16__wasmsimd_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_4x8_t2, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_q16__wasmsimd_4x8_t1", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_4x8_t1, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_f32__wasmsimd_4x8_t2", SWIGLU_ACT_F32, q8_gemm_f32__wasmsimd_4x8_t2, nullptr, nullptr,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_f32__wasmsimd_4x8_t1", SWIGLU_ACT_F32, q8_gemm_f32__wasmsimd_4x8_t1, nullptr, nullptr,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_f32__scalar_4x1", SWIGLU_ACT_F32, q8_gemm_f32__scalar_4x1, nullptr, nullptr, f32_vswiglu_ref, false},
     {"swiglu_f32_ref", SWIGLU_ACT_F32, q8_gemm_f32_ref, nullptr, nullptr, f32_vswiglu_ref, true},
     {"swiglu_q16_ref", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16_ref, f32_qs16_ref, f32_vswiglu_ref, true},
 };

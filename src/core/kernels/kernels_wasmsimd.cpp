@@ -3,10 +3,10 @@
 //
 // Panel walk (layout in q8_format.h): for 4 output rows, one sequential stream of 32-byte blocks
 // (4 rows x 8 int8 columns). wasm_i16x8_load8x8 loads 8 int8 and sign-extends them to i16x8 in
-// one instruction. Token tiles (_t2, _t3) reuse each loaded weight block for 2-3 tokens; every
-// token's accumulators see the same instructions in the same order as with _t1, so a token's
+// one instruction. Token tiles (_t2, _t4) reuse each loaded weight block for 2-3 tokens; every
+// token's accumulators see the same instructions in the same order as with _t1 (and integer sums are exact), so a token's
 // output is bit-identical whatever the batch (tested in tests/kernels/).
-// Small templates over the token tile keep the _t1/_t2/_t3 twins one piece of code (on purpose,
+// Small templates over the token tile keep the _t1/_t2/_t4 twins one piece of code (on purpose,
 // instead of the plain-loop style elsewhere): the compiler fully unrolls the token loop.
 #include <cmath>
 #include <cstring>
@@ -39,12 +39,20 @@ static inline void store_rows(float* y, v128_t v, int nvalid) {
 }
 
 // [SECTION] q8 x f32 gemm
+// int -> f32 for |i| < 2^22, exactly: add the bits of 1.5 * 2^23, subtract 1.5 * 2^23 as a float.
+// Not f32x4.convert_i32x4_s on purpose: clang 14 folds extend_low_i16x8 + convert into a
+// <4 x i16> sitofp that the wasm backend scalarizes (8 extract_lane + 8 f32.convert per block),
+// which made this kernel as slow as scalar code.
+static inline v128_t small_i32x4_to_f32x4(v128_t i) {
+  return wasm_f32x4_sub(wasm_i32x4_add(i, wasm_i32x4_splat(0x4B400000)), wasm_f32x4_splat(12582912.0f));
+}
+
 template <int TB>
 static inline void q8_gemm_f32_block(const int8_t* wb, const float* const* xp, v128_t (*acc)[4]) {
   for (int r = 0; r < 4; r++) {
     const v128_t w16 = wasm_i16x8_load8x8(wb + 8 * r);
-    const v128_t wlo = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(w16));
-    const v128_t whi = wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(w16));
+    const v128_t wlo = small_i32x4_to_f32x4(wasm_i32x4_extend_low_i16x8(w16));
+    const v128_t whi = small_i32x4_to_f32x4(wasm_i32x4_extend_high_i16x8(w16));
     for (int t = 0; t < TB; t++) {
       acc[t][r] = wasm_f32x4_add(acc[t][r], wasm_f32x4_mul(wlo, wasm_v128_load(xp[t])));
       acc[t][r] = wasm_f32x4_add(acc[t][r], wasm_f32x4_mul(whi, wasm_v128_load(xp[t] + 4)));
@@ -120,22 +128,32 @@ void q8_gemm_f32__wasmsimd_4x8_t2(const q8_matrix_view* w, const float* x, int T
 
 // [SECTION] q8 x q16 gemm (wasm_i32x4_dot_i16x8: 8 int16 products summed pairwise into 4 int32)
 template <int TB>
-static inline void q8_gemm_q16_tile(const int8_t* panel, int nblocks, const int16_t* const* xp, v128_t (*acc)[4]) {
+static inline void q8_gemm_q16_block(const int8_t* wb, const int16_t* const* xp, v128_t (*acc)[4]) {
+  const v128_t w0 = wasm_i16x8_load8x8(wb);
+  const v128_t w1 = wasm_i16x8_load8x8(wb + 8);
+  const v128_t w2 = wasm_i16x8_load8x8(wb + 16);
+  const v128_t w3 = wasm_i16x8_load8x8(wb + 24);
+  for (int t = 0; t < TB; t++) {
+    const v128_t xv = wasm_v128_load(xp[t]);
+    acc[t][0] = wasm_i32x4_add(acc[t][0], wasm_i32x4_dot_i16x8(w0, xv));
+    acc[t][1] = wasm_i32x4_add(acc[t][1], wasm_i32x4_dot_i16x8(w1, xv));
+    acc[t][2] = wasm_i32x4_add(acc[t][2], wasm_i32x4_dot_i16x8(w2, xv));
+    acc[t][3] = wasm_i32x4_add(acc[t][3], wasm_i32x4_dot_i16x8(w3, xv));
+  }
+}
+
+// (Unrolling this loop by 4 by hand measured slower in V8 than clang's own 2x unroll.)
+template <int TB>
+static inline void q8_gemm_q16_tile(const int8_t* panel, int nblocks, const int16_t* const* x, v128_t (*acc)[4]) {
   for (int t = 0; t < TB; t++)
     for (int r = 0; r < 4; r++) acc[t][r] = wasm_i32x4_splat(0);
   const int8_t* wb = panel;
-  for (int kb = 0; kb < nblocks; kb++, wb += 32) {
-    const v128_t w0 = wasm_i16x8_load8x8(wb);
-    const v128_t w1 = wasm_i16x8_load8x8(wb + 8);
-    const v128_t w2 = wasm_i16x8_load8x8(wb + 16);
-    const v128_t w3 = wasm_i16x8_load8x8(wb + 24);
-    for (int t = 0; t < TB; t++) {
-      const v128_t xv = wasm_v128_load(xp[t] + 8 * kb);
-      acc[t][0] = wasm_i32x4_add(acc[t][0], wasm_i32x4_dot_i16x8(w0, xv));
-      acc[t][1] = wasm_i32x4_add(acc[t][1], wasm_i32x4_dot_i16x8(w1, xv));
-      acc[t][2] = wasm_i32x4_add(acc[t][2], wasm_i32x4_dot_i16x8(w2, xv));
-      acc[t][3] = wasm_i32x4_add(acc[t][3], wasm_i32x4_dot_i16x8(w3, xv));
-    }
+  const int16_t* xp[TB];
+  for (int t = 0; t < TB; t++) xp[t] = x[t];
+  int kb = 0;
+  for (; kb < nblocks; kb++, wb += 32) {
+    q8_gemm_q16_block<TB>(wb, xp, acc);
+    for (int t = 0; t < TB; t++) xp[t] += 8;
   }
 }
 
@@ -175,8 +193,73 @@ void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq
 void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
   q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
 }
-void q8_gemm_q16__wasmsimd_dot_4x8_t3(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
-  q8_gemm_q16_wasmsimd<3>(w, xq, xs, T, y);
+
+// Many tokens: 2 rows x TB tokens per pass (the panel's rows 0-1, then rows 2-3, re-read from L1),
+// so one widened weight vector feeds TB dot products while 2*TB accumulators stay in registers
+// (V8 has 15 usable xmm registers: 4 rows x 3 tokens and 2 rows x 6 tokens measured slower, spilling).
+template <int TB>
+static inline void q8_gemm_q16_half(const int8_t* wrow, int nblocks, const int16_t* const* x, int32_t (*sums)[4], int r0) {
+  v128_t acc[TB][2];
+  for (int t = 0; t < TB; t++) acc[t][0] = acc[t][1] = wasm_i32x4_splat(0);
+  const int8_t* wb = wrow;
+  for (int kb = 0; kb < nblocks; kb++, wb += 32) {
+    const v128_t w0 = wasm_i16x8_load8x8(wb);
+    const v128_t w1 = wasm_i16x8_load8x8(wb + 8);
+    for (int t = 0; t < TB; t++) {
+      const v128_t xv = wasm_v128_load(x[t] + 8 * kb);
+      acc[t][0] = wasm_i32x4_add(acc[t][0], wasm_i32x4_dot_i16x8(w0, xv));
+      acc[t][1] = wasm_i32x4_add(acc[t][1], wasm_i32x4_dot_i16x8(w1, xv));
+    }
+  }
+  for (int t = 0; t < TB; t++) {
+    const v128_t s = wasm_i32x4_add(wasm_i32x4_shuffle(acc[t][0], acc[t][1], 0, 4, 1, 5),
+                                    wasm_i32x4_shuffle(acc[t][0], acc[t][1], 2, 6, 3, 7));
+    const v128_t s2 = wasm_i32x4_add(s, wasm_i32x4_shuffle(s, s, 2, 3, 0, 1));
+    sums[t][r0] = wasm_i32x4_extract_lane(s2, 0);
+    sums[t][r0 + 1] = wasm_i32x4_extract_lane(s2, 1);
+  }
+}
+
+template <int TB>
+static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, const float* xs /*[T]*/,
+                                     int T, float* y /*[T, N]*/) {
+  const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
+  for (int p = 0; p < w->rows_padded; p += 4) {
+    const int8_t* panel = w->weights + (size_t)p * Kp;
+    const v128_t scale = wasm_v128_load(w->scales + p);
+    const int nvalid = N - p < 4 ? N - p : 4;
+    int t0 = 0;
+    for (; t0 + TB <= T; t0 += TB) {
+      const int16_t* xp[TB];
+      for (int t = 0; t < TB; t++) xp[t] = xq + (size_t)(t0 + t) * Kp;
+      int32_t sums[TB][4];
+      q8_gemm_q16_half<TB>(panel, nblocks, xp, sums, 0);
+      q8_gemm_q16_half<TB>(panel + 16, nblocks, xp, sums, 2);
+      for (int t = 0; t < TB; t++) {
+        const v128_t s = wasm_f32x4_convert_i32x4(wasm_v128_load(sums[t]));
+        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
+                   nvalid);
+      }
+    }
+    // Leftover tokens: 4x8 tiles of two, then one (exact integer sums: the same bits).
+    while (t0 < T) {
+      v128_t acc[2][4];
+      const int16_t* xp[2] = {xq + (size_t)t0 * Kp, xq + (size_t)(t0 + 1) * Kp};
+      const int nt = T - t0 >= 2 ? 2 : 1;
+      if (nt == 2) q8_gemm_q16_tile<2>(panel, nblocks, xp, acc);
+      else q8_gemm_q16_tile<1>(panel, nblocks, xp, acc);
+      for (int t = 0; t < nt; t++) {
+        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]));
+        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
+                   nvalid);
+      }
+      t0 += nt;
+    }
+  }
+}
+
+void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+  q8_gemm_q16_wasmsimd_2x8<4>(w, xq, xs, T, y);
 }
 
 // [SECTION] dynamic int16 activation quantization (bit-identical to f32_qs16_ref)
@@ -199,10 +282,13 @@ void f32_qs16__wasmsimd_u8(const float* x, int T, int K, int Kp, int16_t* xq, fl
     const float inv = qmax / amax;
     xs[t] = amax / qmax;
     const v128_t vinv = wasm_f32x4_splat(inv);
+    const v128_t vmagic = wasm_f32x4_splat(12582912.0f);
     k = 0;
     for (; k + 8 <= K; k += 8) {
-      const v128_t a = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(xt + k), vinv)));
-      const v128_t b = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(wasm_f32x4_mul(wasm_v128_load(xt + k + 4), vinv)));
+      // round-half-even to int through the magic number 1.5 * 2^23 (exact for |v| < 2^22, and
+      // the same rounding as nearbyint in the reference); cheaper than nearest + trunc_sat in V8.
+      const v128_t a = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(xt + k), vinv), vmagic), vmagic);
+      const v128_t b = wasm_i32x4_sub(wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(xt + k + 4), vinv), vmagic), vmagic);
       wasm_v128_store(qt + k, wasm_i16x8_narrow_i32x4(a, b));
     }
     for (; k < K; k++) qt[k] = (int16_t)std::nearbyint(xt[k] * inv);
@@ -211,37 +297,39 @@ void f32_qs16__wasmsimd_u8(const float* x, int T, int K, int Kp, int16_t* xq, fl
 }
 
 // [SECTION] SiLU
-// silu(z) = z * s(z). With a = |z|, e = exp(-a) in (0, 1] and q = e / (1 + e) = sigmoid(-a):
+// silu(z) = z * s(z). With zn = -|z|, e = exp(zn) in (0, 1] and q = e / (1 + e) = sigmoid(-|z|):
 //   z <  0: silu = z * q            (tiny, relative error of q)
 //   z >= 0: silu = z - z * q        (one final rounding: <= 0.5 ulp of the result, < 1e-6 on |z| < 32)
-// exp: n = round(-a / ln2), r = -a - n ln2 (ln2 split in two: "rr2"), e^r by a degree-6 polynomial
-// (Cephes expf coefficients), times 2^n built in the exponent bits. -a is clamped to -87.33 so
-// 2^n stays normal; beyond it e is forced to 0, so silu(z) = z for large z and -0 for very negative z,
-// with no NaN for any finite input (and none for +-inf either).
+// exp as in XNNPACK's f32-vsigmoid rr2-p5: n = round(zn / ln2) through a magic bias that also
+// carries the exponent bias 127, so 2^n is the bias-added float shifted left by 23 (no float->int
+// conversion: wasm's i32x4.trunc_sat is a long instruction sequence in V8); r = zn - n ln2 with ln2
+// split in two ("rr2"); e = 2^n (1 + r p(r)), p of degree 4 ("p5" counting the 1). Past
+// |z| = 87.3 2^n would underflow: q is forced to 0 there, so silu(z) = z for large z and -0 for
+// very negative z, with no NaN for any finite input (nor for +-inf: z is clamped to +-128 before
+// the product z * q, where q = 0 anyway).
+// pmin/pmax, not min/max: wasm's f32x4.min/max (NaN and -0 rules) cost several x86 instructions.
 static inline v128_t silu_f32x4(v128_t z) {
-  const v128_t a = wasm_f32x4_abs(z);
-  const v128_t xneg = wasm_f32x4_max(wasm_f32x4_neg(a), wasm_f32x4_splat(-87.33654f));
-  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xneg, wasm_f32x4_splat(1.44269504088896341f)));
-  v128_t r = wasm_f32x4_sub(xneg, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
-  v128_t p = wasm_f32x4_splat(1.9875691500E-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507E-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073E-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894E-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459E-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201E-1f));
-  v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
-  const v128_t pow2n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
-  e = wasm_f32x4_mul(e, pow2n);
-  e = wasm_v128_andnot(e, wasm_f32x4_gt(a, wasm_f32x4_splat(87.33654f)));  // e = 0 past the clamp
-  const v128_t q = wasm_f32x4_div(e, wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)));
-  // |z| clamped before the product so z = +-inf gives inf * 0 = never: q is 0 there anyway.
-  const v128_t zc = wasm_f32x4_min(wasm_f32x4_max(z, wasm_f32x4_splat(-128.0f)), wasm_f32x4_splat(128.0f));
+  const v128_t zn = wasm_v128_or(z, wasm_f32x4_splat(-0.0f));  // -|z|
+  const v128_t magic = wasm_f32x4_splat(0x1.8000FEp23f);         // 1.5 * 2^23 + 127
+  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(zn, wasm_f32x4_splat(0x1.715476p0f)), magic);
+  const v128_t s = wasm_i32x4_shl(n, 23);
+  n = wasm_f32x4_sub(n, magic);
+  v128_t r = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(-0x1.62E400p-1f)), zn);
+  r = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(-0x1.7F7D1Cp-20f)), r);
+  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(0x1.0F9F9Cp-7f), r), wasm_f32x4_splat(0x1.573A1Ap-5f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.555A80p-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.FFFDC6p-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.FFFFF6p-1f));
+  const v128_t rs = wasm_f32x4_mul(r, s);
+  const v128_t e = wasm_f32x4_add(wasm_f32x4_mul(rs, p), s);
+  v128_t q = wasm_f32x4_div(e, wasm_f32x4_add(e, wasm_f32x4_splat(1.0f)));
+  q = wasm_v128_andnot(q, wasm_f32x4_lt(zn, wasm_f32x4_splat(-0x1.5D589Ep+6f)));  // -87.33654
+  const v128_t zc = wasm_f32x4_pmin(wasm_f32x4_pmax(z, wasm_f32x4_splat(-128.0f)), wasm_f32x4_splat(128.0f));
   const v128_t zq = wasm_f32x4_mul(zc, q);
   return wasm_v128_bitselect(wasm_f32x4_sub(z, zq), zq, wasm_f32x4_ge(z, wasm_f32x4_splat(0.0f)));
 }
 
-void f32_vsilu__wasmsimd_rr2_p6_div_u8(size_t n, const float* z, float* y) {
+void f32_vsilu__wasmsimd_rr2_p5_div_u8(size_t n, const float* z, float* y) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const v128_t a = silu_f32x4(wasm_v128_load(z + i));
@@ -258,7 +346,7 @@ void f32_vsilu__wasmsimd_rr2_p6_div_u8(size_t n, const float* z, float* y) {
   }
 }
 
-void f32_vswiglu__wasmsimd_rr2_p6_div_u8(size_t n, const float* g, const float* u, float* h, float* silu_g) {
+void f32_vswiglu__wasmsimd_rr2_p5_div_u8(size_t n, const float* g, const float* u, float* h, float* silu_g) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const v128_t s0 = silu_f32x4(wasm_v128_load(g + i));

@@ -3,9 +3,11 @@
 #include "platform/native/platform_native.h"
 
 #include <chrono>
+#include <map>
 
 static std::string g_fragment, g_mirror, g_notice, g_clipboard, g_lang = "en";
 static int g_copy_status = 0;
+static std::map<std::string, std::string> g_storage;
 
 std::string platform_url_fragment() { return g_fragment; }
 void platform_replace_url_fragment(const std::string& fragment) { g_fragment = fragment; }
@@ -19,6 +21,12 @@ double platform_now_seconds() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
+
+std::string platform_storage_get(const char* key) {
+  auto it = g_storage.find(key);
+  return it == g_storage.end() ? "" : it->second;
+}
+void platform_storage_set(const char* key, const std::string& value) { g_storage[key] = value; }
 
 void platform_native_set_fragment(const std::string& fragment) { g_fragment = fragment; }
 const std::string& platform_native_mirror() { return g_mirror; }

@@ -68,6 +68,20 @@ EM_JS(void, js_set_text, (const char* id, const char* text), {
 
 EM_JS(void, js_set_lang, (const char* lang), { document.documentElement.lang = UTF8ToString(lang); });
 
+// Storage can be absent or throw (private windows, blocked cookies): the lab then simply forgets.
+EM_JS(char*, js_storage_get, (const char* key), {
+  let v = "";
+  try { v = window.localStorage.getItem(UTF8ToString(key)) || ""; } catch (e) { v = ""; }
+  const n = lengthBytesUTF8(v) + 1;
+  const p = _malloc(n);
+  stringToUTF8(v, p, n);
+  return p;
+});
+
+EM_JS(void, js_storage_set, (const char* key, const char* value), {
+  try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value)); } catch (e) {}
+});
+
 static std::string take(char* p) {
   std::string s(p);
   std::free(p);
@@ -83,3 +97,5 @@ void platform_set_text_mirror(const std::string& text) { js_set_text("lab-text",
 void platform_set_notice(const std::string& text) { js_set_text("lab-notice", text.c_str()); }
 void platform_set_document_lang(const char* bcp47) { js_set_lang(bcp47); }
 double platform_now_seconds() { return emscripten_get_now() / 1000.0; }
+std::string platform_storage_get(const char* key) { return take(js_storage_get(key)); }
+void platform_storage_set(const char* key, const std::string& value) { js_storage_set(key, value.c_str()); }
