@@ -52,6 +52,18 @@ static std::string silu_text(const lab_state& s) {
   return out;
 }
 
+// Two decimals as the lessons print them (10.50 h²), but a tiny f still shows digits (0.000732 h²).
+static std::string two_decimals_or_significant(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, v >= 0.995 ? "%.2f" : "%.3g", v);
+  return buf;
+}
+
+std::string lab_budget_ratio_text(const budget_counts& c) {
+  return format(tr(STR_BUDGET_RATIO), two_decimals_or_significant(c.swiglu_h2),
+                two_decimals_or_significant(100.0 * c.swiglu_vs_classic) + "%");
+}
+
 static std::string budget_text(const lab_state& s) {
   budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
   char all[64];
@@ -63,12 +75,9 @@ static std::string budget_text(const lab_state& s) {
          fmt_count(c.classic_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + " (8 h²)\n";
   out += std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + "): " +
          fmt_count(c.balanced_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + "\n";
-  char h2[32], pct[32];
-  std::snprintf(h2, sizeof h2, "%.2f", c.swiglu_h2);
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * c.swiglu_vs_classic);
   out += std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s.intermediate) + "): " +
          fmt_count(c.swiglu_per_layer) + " (" + fmt_millions(c.swiglu_per_layer) + ") " +
-         tr(STR_BUDGET_PER_LAYER) + ", " + format(tr(STR_BUDGET_RATIO), h2, pct) + "\n";
+         tr(STR_BUDGET_PER_LAYER) + ", " + lab_budget_ratio_text(c) + "\n";
   out += std::string(all) + ": " + fmt_count(c.swiglu_all_layers) + "\n";
   return out;
 }

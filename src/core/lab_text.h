@@ -11,5 +11,9 @@
 
 std::string lab_text(const lab_state& state);
 
+struct budget_counts;
+// "10.50 h², 131.2% of the classic budget" (in the current language): the budget's bottom line.
+std::string lab_budget_ratio_text(const budget_counts& counts);
+
 // One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
 std::string lab_notice_text(const url_notice& notice);

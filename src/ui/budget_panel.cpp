@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/lab_text.h"
 #include "core/number_format.h"
 #include "core/param_budget.h"
 #include "core/strings.h"
@@ -105,6 +106,5 @@ void budget_panel_draw(lab_state* s) {
     }
     ImGui::EndTable();
   }
-  widget_text(strf(tr(STR_BUDGET_RATIO), strf("%.2f", c.swiglu_h2).c_str(),
-                   strf("%.1f%%", 100.0 * c.swiglu_vs_classic).c_str()));
+  widget_text(lab_budget_ratio_text(c));
 }

@@ -50,7 +50,10 @@ TEST_CASE("budget view: per layer and whole model") {
   INFO(t);
   CHECK(contains(t, "11,010,048 (11.01M)"));
   CHECK(contains(t, "264,241,152"));
-  CHECK(contains(t, "10.50 h²"));
+  CHECK(contains(t, "10.50 h², 131.25% of the classic budget"));
+  s.hidden = 4096;
+  s.intermediate = 1;
+  CHECK(contains(lab_text(s), "0.000732 h², 0.00916% of the classic budget"));
 }
 
 TEST_CASE("every string has both languages, and the mirror follows the state's language") {
