@@ -110,11 +110,27 @@ static float table_width(int columns, int edit_columns, int value_columns) {
   float fs = ImGui::GetFontSize(), pad = ImGui::GetStyle().CellPadding.x * 2 + 1;
   return fs * (1.2f + 3.4f * edit_columns + 6.0f * value_columns) + pad * columns;
 }
-static bool draw_mid_table(lab_state* s, const hand_trace& t) {
-  bool changed = false;
+// The row number, then one editable cell per weight of that matrix row.
+static void row_label(int row) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text("%d", row + 1);
+}
+
+static void edit_cells(const char* id, double* weights, int count, ImU32 color) {
+  for (int c = 0; c < count; ++c) {
+    ImGui::TableNextColumn();
+    ImGui::PushID(c);
+    widget_edit_cell(id, &weights[c], color);
+    ImGui::PopID();
+  }
+}
+
+static void draw_mid_table(lab_state* s, const hand_trace& t) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("mid", 10, flags, ImVec2(table_width(10, 4, 5), 0))) return false;
+  if (!ImGui::BeginTable("mid", 10, flags, ImVec2(table_width(10, 4, 5), 0))) return;
   ImGui::TableSetupColumn("i", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("W_up", ImGuiTableColumnFlags_WidthFixed, edit_w);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, edit_w);
@@ -128,24 +144,11 @@ static bool draw_mid_table(lab_state* s, const hand_trace& t) {
   ImGui::TableHeadersRow();
   for (int i = 0; i < HAND_MID; ++i) {
     ImGui::PushID(i);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::AlignTextToFramePadding();
-    ImGui::Text("%d", i + 1);
-    for (int c = 0; c < HAND_IN; ++c) {
-      ImGui::TableNextColumn();
-      ImGui::PushID(c);
-      changed |= widget_edit_cell("##wu", &s->w.up[i * HAND_IN + c], cell_color(s->step, G_WUP));
-      ImGui::PopID();
-    }
+    row_label(i);
+    edit_cells("##wu", &s->w.up[i * HAND_IN], HAND_IN, cell_color(s->step, G_WUP));
     ImGui::TableNextColumn();
     value(s->step, G_U, &t.u[i]);
-    for (int c = 0; c < HAND_IN; ++c) {
-      ImGui::TableNextColumn();
-      ImGui::PushID(c);
-      changed |= widget_edit_cell("##wg", &s->w.gate[i * HAND_IN + c], cell_color(s->step, G_WGATE));
-      ImGui::PopID();
-    }
+    edit_cells("##wg", &s->w.gate[i * HAND_IN], HAND_IN, cell_color(s->step, G_WGATE));
     ImGui::TableNextColumn();
     value(s->step, G_A, &t.a[i]);
     ImGui::TableNextColumn();
@@ -157,15 +160,13 @@ static bool draw_mid_table(lab_state* s, const hand_trace& t) {
     ImGui::PopID();
   }
   ImGui::EndTable();
-  return changed;
 }
 
-static bool draw_out_table(lab_state* s, const hand_trace& t) {
-  bool changed = false;
+static void draw_out_table(lab_state* s, const hand_trace& t) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("out", 6, flags, ImVec2(table_width(6, 4, 1), 0))) return false;
+  if (!ImGui::BeginTable("out", 6, flags, ImVec2(table_width(6, 4, 1), 0))) return;
   ImGui::TableSetupColumn("j", ImGuiTableColumnFlags_WidthFixed);
   for (int c = 0; c < HAND_MID; ++c)
     ImGui::TableSetupColumn(c == 0 ? "W_down" : "", ImGuiTableColumnFlags_WidthFixed, edit_w);
@@ -173,26 +174,16 @@ static bool draw_out_table(lab_state* s, const hand_trace& t) {
   ImGui::TableHeadersRow();
   for (int j = 0; j < HAND_OUT; ++j) {
     ImGui::PushID(j);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::AlignTextToFramePadding();
-    ImGui::Text("%d", j + 1);
-    for (int c = 0; c < HAND_MID; ++c) {
-      ImGui::TableNextColumn();
-      ImGui::PushID(c);
-      changed |= widget_edit_cell("##wd", &s->w.down[j * HAND_MID + c], cell_color(s->step, G_WDOWN));
-      ImGui::PopID();
-    }
+    row_label(j);
+    edit_cells("##wd", &s->w.down[j * HAND_MID], HAND_MID, cell_color(s->step, G_WDOWN));
     ImGui::TableNextColumn();
     value(s->step, G_Y, &t.y[j]);
     ImGui::PopID();
   }
   ImGui::EndTable();
-  return changed;
 }
 
-static bool draw_input(lab_state* s) {
-  bool changed = false;
+static void draw_input(lab_state* s) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(STR_HAND_INPUT));
   ImGui::SameLine();
@@ -204,13 +195,12 @@ static bool draw_input(lab_state* s) {
     for (int c = 0; c < HAND_IN; ++c) {
       ImGui::TableNextColumn();
       ImGui::PushID(c);
-      changed |= widget_edit_cell("##x", &s->x[c], cell_color(s->step, G_X));
-      item_probe(c ? "x2" : "x1");
+      widget_edit_cell("##x", &s->x[c], cell_color(s->step, G_X));
+      item_probe(c ? "x2" : "x1");  // the browser test types into x1
       ImGui::PopID();
     }
     ImGui::EndTable();
   }
-  return changed;
 }
 
 // [SECTION] the step's formula, with the numbers put in
