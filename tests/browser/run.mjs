@@ -146,7 +146,7 @@ test("budget view: Qwen3.5-0.8B counts and the 8/3 h preset", async (site) => {
   expectIncludes(await mirror(page), "11,010,048 (11.01M)", "mirror");
   await shot(page, "budget");
   await clickItem(page, "preset-balanced");
-  await waitForMirror(page, "f = 2731): 8,389,632");
+  await waitForMirror(page, "SwiGLU, f (f = 2731): 8,389,632");
   expectIncludes(await hash(page), "f=2731", "URL");
   await page.context().close();
 });
