@@ -3,9 +3,10 @@
 //
 // Panel walk (layout in q8_format.h): for 4 output rows, one sequential stream of 32-byte blocks
 // (4 rows x 8 int8 columns). wasm_i16x8_load8x8 loads 8 int8 and sign-extends them to i16x8 in
-// one instruction. Token tiles (_t2, _t4) reuse each loaded weight block for 2-3 tokens; every
-// token's accumulators see the same instructions in the same order as with _t1 (and integer sums are exact), so a token's
-// output is bit-identical whatever the batch (tested in tests/kernels/).
+// one instruction. Token tiles (_t2, _t4, w16_) reuse each loaded weight block for several tokens;
+// in the f32 kernels every token's accumulators see the same instructions in the same order as
+// with _t1, and the q16 kernels' integer sums are exact, so a token's output is bit-identical
+// whatever the batch (tested in tests/kernels/).
 // Small templates over the token tile keep the _t1/_t2/_t4 twins one piece of code (on purpose,
 // instead of the plain-loop style elsewhere): the compiler fully unrolls the token loop.
 #include <cmath>
@@ -260,6 +261,71 @@ static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq 
 
 void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
   q8_gemm_q16_wasmsimd_2x8<4>(w, xq, xs, T, y);
+}
+
+// Many tokens, weights widened once: a chunk of a 4-row panel (up to 1024 columns) is
+// sign-extended to int16 into an 8 KB stack buffer, then every pair of tokens reads it with plain
+// loads, so the inner step is only dot + add per 8 products (the widening no longer competes for
+// the SIMD ports). Chunking keeps widened weights + two tokens' activations in L1 (whole 3584-column
+// panels did not fit and were slower); the per-token accumulators wait in a 4 KB stack array
+// between chunks (integer sums: exact, so the chunking changes no bits). Tokens go in groups of 64.
+// Below 16 tokens it runs 4x8_t2 (measured faster there: widening a chunk for a few tokens does not pay).
+enum { kW16ChunkBlocks = 128, kW16TokenGroup = 64 };
+
+void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+  const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
+  if (T < 16) {
+    q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
+    return;
+  }
+  alignas(16) int16_t wide[kW16ChunkBlocks * 32];  // 4 rows x 1024 columns, int16
+  v128_t accs[kW16TokenGroup][4];
+  for (int p = 0; p < w->rows_padded; p += 4) {
+    const int8_t* panel = w->weights + (size_t)p * Kp;
+    const v128_t scale = wasm_v128_load(w->scales + p);
+    const int nvalid = N - p < 4 ? N - p : 4;
+    for (int g0 = 0; g0 < T; g0 += kW16TokenGroup) {
+      const int gn = T - g0 < kW16TokenGroup ? T - g0 : kW16TokenGroup;
+      for (int t = 0; t < gn; t++)
+        for (int r = 0; r < 4; r++) accs[t][r] = wasm_i32x4_splat(0);
+      for (int c0 = 0; c0 < nblocks; c0 += kW16ChunkBlocks) {
+        const int cb = nblocks - c0 < kW16ChunkBlocks ? nblocks - c0 : kW16ChunkBlocks;
+        const int8_t* src = panel + (size_t)c0 * 32;
+        for (int i = 0; i < cb * 32; i += 8) wasm_v128_store(wide + i, wasm_i16x8_load8x8(src + i));
+        for (int t = 0; t < gn; t += 2) {
+          const int nt = gn - t >= 2 ? 2 : 1;
+          const int16_t* x0 = xq + (size_t)(g0 + t) * Kp + (size_t)c0 * 8;
+          const int16_t* x1 = xq + (size_t)(g0 + t + nt - 1) * Kp + (size_t)c0 * 8;  // nt == 1: t again, dropped
+          v128_t a00 = accs[t][0], a01 = accs[t][1], a02 = accs[t][2], a03 = accs[t][3];
+          v128_t a10 = accs[t + nt - 1][0], a11 = accs[t + nt - 1][1], a12 = accs[t + nt - 1][2], a13 = accs[t + nt - 1][3];
+          const int16_t* wb = wide;
+          for (int kb = 0; kb < cb; kb++, wb += 32) {
+            const v128_t xv0 = wasm_v128_load(x0 + 8 * kb);
+            const v128_t xv1 = wasm_v128_load(x1 + 8 * kb);
+            v128_t wv = wasm_v128_load(wb);
+            a00 = wasm_i32x4_add(a00, wasm_i32x4_dot_i16x8(wv, xv0));
+            a10 = wasm_i32x4_add(a10, wasm_i32x4_dot_i16x8(wv, xv1));
+            wv = wasm_v128_load(wb + 8);
+            a01 = wasm_i32x4_add(a01, wasm_i32x4_dot_i16x8(wv, xv0));
+            a11 = wasm_i32x4_add(a11, wasm_i32x4_dot_i16x8(wv, xv1));
+            wv = wasm_v128_load(wb + 16);
+            a02 = wasm_i32x4_add(a02, wasm_i32x4_dot_i16x8(wv, xv0));
+            a12 = wasm_i32x4_add(a12, wasm_i32x4_dot_i16x8(wv, xv1));
+            wv = wasm_v128_load(wb + 24);
+            a03 = wasm_i32x4_add(a03, wasm_i32x4_dot_i16x8(wv, xv0));
+            a13 = wasm_i32x4_add(a13, wasm_i32x4_dot_i16x8(wv, xv1));
+          }
+          accs[t][0] = a00, accs[t][1] = a01, accs[t][2] = a02, accs[t][3] = a03;
+          if (nt == 2) accs[t + 1][0] = a10, accs[t + 1][1] = a11, accs[t + 1][2] = a12, accs[t + 1][3] = a13;
+        }
+      }
+      for (int t = 0; t < gn; t++) {
+        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(accs[t][0], accs[t][1], accs[t][2], accs[t][3]));
+        store_rows(y + (size_t)(g0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[g0 + t])),
+                   nvalid);
+      }
+    }
+  }
 }
 
 // [SECTION] dynamic int16 activation quantization (bit-identical to f32_qs16_ref)

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Kernel benchmark: builds the wasm and native kernel benches, then runs tools/bench/run.mjs, which
+# prints the table (T = 1, 6, 64 at Qwen3.5-0.8B dims; wasm variants, native twins, tfjs-wasm peer).
+# A command, not a test: it takes a few minutes. Needs tools/setup.sh first (emscripten, SIMDe,
+# node modules @tensorflow/tfjs-core + @tensorflow/tfjs-backend-wasm).
+#   tools/bench/run.sh                 # 5 rounds
+#   tools/bench/run.sh --rounds 2      # quicker; other flags: --layers N --min-ms MS
+# Build dirs: $BENCH_BUILD_DIR (default build-bench/) holds native/ and wasm/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${BENCH_BUILD_DIR:-build-bench}
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}  # Debian's emscripten needs Debian's acorn
+
+cmake -S . -B "$B/native" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$B/native" --target kernel_bench >/dev/null
+emcmake cmake -S . -B "$B/wasm" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$B/wasm" --target kernel_bench >/dev/null
+
+exec node --no-experimental-fetch tools/bench/run.mjs --wasm "$B/wasm/kernel_bench.js" --native "$B/native/kernel_bench" "$@"
