@@ -92,11 +92,23 @@ std::string lab_text(const lab_state& s) {
   return out;
 }
 
+// A link can carry anything; a notice quotes at most this many bytes of it, cut between
+// UTF-8 characters, so one bad key cannot push the page down with a wall of text.
+static const size_t NOTICE_QUOTE_BYTES = 60;
+
+static std::string clip_quote(const std::string& s) {
+  if (s.size() <= NOTICE_QUOTE_BYTES) return s;
+  size_t end = NOTICE_QUOTE_BYTES;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // continuation byte
+  return s.substr(0, end) + "…";
+}
+
 std::string lab_notice_text(const url_notice& n) {
+  std::string key = clip_quote(n.key), value = clip_quote(n.value);
   switch (n.problem) {
-    case URL_MALFORMED: return format(tr(STR_NOTICE_MALFORMED), n.key, n.value);
-    case URL_CLAMPED: return format(tr(STR_NOTICE_CLAMPED), n.key, n.value);
-    case URL_NEWER_VERSION: return format(tr(STR_NOTICE_NEWER), n.value);
+    case URL_MALFORMED: return format(tr(STR_NOTICE_MALFORMED), key, value);
+    case URL_CLAMPED: return format(tr(STR_NOTICE_CLAMPED), key, value);
+    case URL_NEWER_VERSION: return format(tr(STR_NOTICE_NEWER), value);
   }
   return "";
 }

@@ -74,3 +74,11 @@ TEST_CASE("a notice names the key and quotes the value as text") {
   CHECK(contains(t, "'x'"));
   CHECK(contains(t, "<b>abc</b>"));
 }
+
+TEST_CASE("a notice quotes at most 60 bytes of a long value, cut between characters") {
+  std::string value(59, 'a');
+  value += "\xE4\xB8\xAD" + std::string(1000, 'b');  // a 3-byte character straddles the cut
+  std::string t = lab_notice_text(url_notice{URL_MALFORMED, "x", value});
+  CHECK(contains(t, std::string(59, 'a') + "…'"));
+  CHECK(t.size() < 200);
+}
