@@ -30,9 +30,9 @@ export async function startSite(siteDir) {
 }
 
 // Opens the page at `fragment` and waits for its first frame. Page errors fail the test.
-export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1 } = {}) {
+export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1, phone = false } = {}) {
   const context = await site.browser.newContext({
-    viewport: { width, height }, deviceScaleFactor: scale,
+    viewport: { width, height }, deviceScaleFactor: scale, hasTouch: phone, isMobile: phone,
   });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
   const page = await context.newPage();
@@ -53,6 +53,12 @@ export const hash = (page) => page.evaluate(() => decodeURIComponent(location.ha
 export async function waitForMirror(page, text, timeout = 5000) {
   await page.waitForFunction((t) => (document.getElementById("lab-text").textContent || "").includes(t), text, { timeout })
     .catch(async () => { throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`); });
+}
+
+export async function itemCenter(page, name) {
+  const r = await page.evaluate((n) => window.labItemRect(n), name);
+  if (!r) throw new Error(`no widget named "${name}" on screen`);
+  return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
 }
 
 // Clicks a widget by its item_probe name, at its centre, with the real mouse.

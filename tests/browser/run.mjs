@@ -5,7 +5,7 @@
 //   node tests/browser/run.mjs --site build-wasm/site [--only NAME]
 import fs from "node:fs";
 import path from "node:path";
-import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem } from "./browser.mjs";
+import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter } from "./browser.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -179,12 +179,23 @@ test("the view buttons switch views and the Chinese page reads in Chinese", asyn
   await page.context().close();
 });
 
-test("a phone: narrow, high-DPI, tapped", async (site) => {
-  const page = await openPage(site, "#v=1&view=hand&step=1", { width: 390, height: 844, scale: 3 });
+test("a phone: narrow, high-DPI, tapped, and typed into with its own keyboard", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=1", { width: 390, height: 844, scale: 3, phone: true });
   const size = await page.evaluate(() => [document.getElementById("canvas").width, window.innerWidth]);
   expect(size[0] === size[1] * 3, `canvas backing store ${size[0]} px for ${size[1]} CSS px at 3x`);
-  await clickItem(page, "next");
+  const next = await itemCenter(page, "next");
+  await page.touchscreen.tap(next.x, next.y);
   await waitForMirror(page, "Step 2 of 5");
+  // A double tap on x1 starts typing: the hidden field takes the focus, so a phone shows its keyboard.
+  const x1 = await itemCenter(page, "x1");
+  await page.touchscreen.tap(x1.x, x1.y);
+  await page.waitForTimeout(60);
+  await page.touchscreen.tap(x1.x, x1.y);
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard");
+  await page.keyboard.type("-2");
+  await page.keyboard.press("Enter");
+  await waitForMirror(page, "u = [-2.000000, 2.000000, 0.000000, -4.000000]");
+  await page.waitForFunction(() => document.activeElement.id !== "lab-keyboard");
   await shot(page, "phone-hand");
   await page.context().close();
 });

@@ -4,6 +4,7 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -98,11 +99,76 @@ static EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   return EM_TRUE;
 }
 
+// [SECTION] the phone keyboard
+// A canvas cannot summon a phone's on-screen keyboard; only a focused text field can, and only
+// when it is focused inside the touch handler itself. A hidden <input> (#lab-keyboard, created
+// here) takes the focus on a double tap (what starts typing into an ImGui number), its text is
+// forwarded to ImGui, and it lets go once ImGui no longer wants text.
+EM_JS(void, js_keyboard_create, (void), {
+  const el = document.createElement("input");
+  el.id = "lab-keyboard";
+  el.type = "text";
+  el.autocomplete = "off";
+  el.setAttribute("autocapitalize", "off");
+  el.setAttribute("aria-hidden", "true");
+  el.style.cssText = "position:fixed;left:0;bottom:0;width:1px;height:1px;opacity:0;border:0;padding:0;font-size:16px";
+  el.addEventListener("input", () => {
+    const t = el.value;
+    el.value = "";
+    if (!t) return;
+    const n = lengthBytesUTF8(t) + 1, p = _malloc(n);
+    stringToUTF8(t, p, n);
+    Module._lab_on_text(p);
+    _free(p);
+  });
+  document.body.appendChild(el);
+});
+EM_JS(void, js_keyboard_focus, (void), {
+  const el = document.getElementById("lab-keyboard");
+  if (el) el.focus({ preventScroll: true });
+});
+EM_JS(void, js_keyboard_blur, (void), {
+  const el = document.getElementById("lab-keyboard");
+  if (el && document.activeElement === el) el.blur();
+});
+EM_JS(int, js_keyboard_focused, (void), {
+  const el = document.getElementById("lab-keyboard");
+  return el && document.activeElement === el ? 1 : 0;
+});
+
+static double g_last_tap_time = -1, g_keyboard_since = -1;
+static float g_last_tap_x, g_last_tap_y;
+static const double DOUBLE_TAP_SECONDS = 0.35, KEYBOARD_GRACE_SECONDS = 0.6;
+static const float DOUBLE_TAP_PIXELS = 24;
+
+static void keyboard_on_tap_end(float x, float y) {
+  double now = emscripten_get_now() / 1000.0;
+  bool double_tap = g_last_tap_time >= 0 && now - g_last_tap_time < DOUBLE_TAP_SECONDS &&
+                    std::fabs(x - g_last_tap_x) < DOUBLE_TAP_PIXELS && std::fabs(y - g_last_tap_y) < DOUBLE_TAP_PIXELS;
+  if (double_tap || ImGui::GetIO().WantTextInput) {
+    js_keyboard_focus();
+    g_keyboard_since = now;
+  }
+  g_last_tap_time = now, g_last_tap_x = x, g_last_tap_y = y;
+}
+
+// Once per frame: let the keyboard go when ImGui stopped wanting text (after a grace period, since
+// ImGui only starts its text field a frame after the double tap that asked for it).
+static void keyboard_update(bool want_text) {
+  if (g_keyboard_since < 0 || want_text) return;
+  if (emscripten_get_now() / 1000.0 - g_keyboard_since > KEYBOARD_GRACE_SECONDS) {
+    js_keyboard_blur();
+    g_keyboard_since = -1;
+  }
+}
+
 // One finger is the mouse.
 static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
   if (e->numTouches > 0) push(move_event(float(e->touches[0].targetX), float(e->touches[0].targetY)));
   if (type == EMSCRIPTEN_EVENT_TOUCHSTART) push(button_event(0, true));
   if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) push(button_event(0, false));
+  if (type == EMSCRIPTEN_EVENT_TOUCHEND && e->numTouches > 0)
+    keyboard_on_tap_end(float(e->touches[0].targetX), float(e->touches[0].targetY));
   return EM_TRUE;  // no synthetic mouse events, no page scroll while dragging a value
 }
 
@@ -111,6 +177,7 @@ static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
   if (e->keyCode < 512) push(input_event{IN_KEY, int(e->keyCode), down, 0, 0, {}, bool(e->ctrlKey), bool(e->shiftKey), bool(e->altKey), bool(e->metaKey)});
   bool command = e->ctrlKey || e->metaKey;
+  if (js_keyboard_focused()) return EM_FALSE;  // the hidden field gets the key; its input event brings the text
   if (down && !command) {
     // `key` is the character itself for printable keys ("a", "7", "-"), a name otherwise ("Enter").
     size_t n = std::strlen(e->key);
@@ -155,8 +222,10 @@ static void set_clipboard(void*, const char* text) {
 }
 static const char* get_clipboard(void*) { return g_clipboard.c_str(); }
 
+void ImGui_ImplHtml5_AddText(const char* utf8) { push(input_event{IN_TEXT, 0, false, 0, 0, utf8, false, false, false, false}); }
+
 void ImGui_ImplHtml5_AddPastedText(const char* utf8) {
-  push(input_event{IN_TEXT, 0, false, 0, 0, utf8, false, false, false, false});
+  ImGui_ImplHtml5_AddText(utf8);
   g_clipboard = utf8;
 }
 
@@ -192,6 +261,7 @@ void ImGui_ImplHtml5_Init(const char* canvas) {
   emscripten_set_blur_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_blur);
   emscripten_set_resize_callback(EMSCRIPTEN_EVENT_TARGET_WINDOW, nullptr, true, on_resize);
   g_ratio = float(js_pixel_ratio());
+  js_keyboard_create();
 }
 
 float ImGui_ImplHtml5_PixelRatio() { return g_ratio; }
@@ -231,6 +301,7 @@ bool ImGui_ImplHtml5_NewFrame() {
   g_last_time = now;
 
   drain_queue(io);
+  keyboard_update(io.WantTextInput);
   static ImGuiMouseCursor last_cursor = -1;
   ImGuiMouseCursor cursor = io.MouseDrawCursor ? ImGuiMouseCursor_None : ImGui::GetMouseCursor();
   if (cursor != last_cursor) js_set_cursor(g_canvas.c_str(), css_cursor(cursor)), last_cursor = cursor;

@@ -12,3 +12,5 @@ bool ImGui_ImplHtml5_NewFrame();
 float ImGui_ImplHtml5_PixelRatio();
 // Text pasted into the page (forwarded from the JS paste event).
 void ImGui_ImplHtml5_AddPastedText(const char* utf8);
+// Text typed on a phone's keyboard (forwarded from the hidden #lab-keyboard field).
+void ImGui_ImplHtml5_AddText(const char* utf8);
