@@ -5,6 +5,7 @@
 #include "core/strings.h"
 #include "core/url_state.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // GetActiveID, the window's MoveId: see drag_to_scroll
 #include "platform/platform.h"
 #include "ui/budget_panel.h"
 #include "ui/item_probe.h"
@@ -94,9 +95,13 @@ static void draw_notices(lab_app* app) {
 }
 
 // Phones have no wheel: a drag that starts on empty page (not on a widget) scrolls it.
+// (A press on a window's background makes the window's move handle the active item, even for a
+// window that cannot move: that is the "empty page" case.)
 static void drag_to_scroll() {
   ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && !ImGui::IsAnyItemActive() &&
+  ImGuiID active = ImGui::GetActiveID();
+  bool on_background = active == 0 || active == ImGui::GetCurrentWindow()->MoveId;
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && on_background &&
       ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
     ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseDelta.y);
     ImGui::SetScrollX(ImGui::GetScrollX() - io.MouseDelta.x);

@@ -175,6 +175,26 @@ TEST_CASE("dragging on the SiLU plot moves the probe") {
   CHECK(page.url().state.probe_z == page.app.state.probe_z);
 }
 
+TEST_CASE("on a small screen a drag on empty page scrolls it (phones have no wheel)") {
+  headless_page page("#view=hand&step=5", 390, 400);
+  item_rect before, after;
+  REQUIRE(item_probe_find("prev", &before));
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(5, 350);  // the window's left padding: no widget there
+  page.frame();
+  io.MouseDown[0] = true;
+  page.frame();
+  for (float y = 340; y >= 150; y -= 20) {
+    io.MousePos.y = y;
+    page.frame();
+  }
+  io.MouseDown[0] = false;
+  page.frame();
+  REQUIRE(item_probe_find("prev", &after));
+  CHECK(after.y0 < before.y0 - 100);
+  CHECK(page.app.state.step == 5);  // scrolling edited nothing
+}
+
 TEST_CASE("copy link puts the full address with the view on the clipboard") {
   headless_page page("#view=budget&h=2048");
   page.click("copy-link");
