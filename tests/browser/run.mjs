@@ -189,7 +189,6 @@ test("a phone: narrow, high-DPI, tapped, and typed into with its own keyboard", 
   // A double tap on x1 starts typing: the hidden field takes the focus, so a phone shows its keyboard.
   const x1 = await itemCenter(page, "x1");
   await page.touchscreen.tap(x1.x, x1.y);
-  await page.waitForTimeout(60);
   await page.touchscreen.tap(x1.x, x1.y);
   await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard");
   await page.keyboard.type("-2");

@@ -27,12 +27,31 @@ enum input_kind { IN_MOVE, IN_BUTTON, IN_KEY, IN_TEXT, IN_WHEEL, IN_MODS };
 struct input_event {
   input_kind kind;
   int code;       // button 0..2 or keyCode
-  bool down;
+  bool down;      // for IN_BUTTON: also "double" when the press is the second of a double click/tap
   float x, y;     // position, or wheel deltas
   std::string text;
   bool ctrl, shift, alt, super;
+  bool double_press = false;  // IN_BUTTON down: the second press of a double click or tap
 };
 static std::vector<input_event> g_queue;
+
+// ImGui 1.86 times double clicks by frames; on a slow phone two taps can be several frames and
+// more than ImGui's 0.3 s apart though the finger was quick. Double clicks are therefore timed
+// by the events themselves, and handed to ImGui after NewFrame (ImGui_ImplHtml5_AfterNewFrame).
+static const double DOUBLE_CLICK_SECONDS = 0.35;
+static bool g_double_pending[3];
+struct press_memory { double time = -1; float x = 0, y = 0; };
+static press_memory g_last_press[3];
+
+// `event_ms`: the event's own timeStamp, when the finger touched, not when a busy page got to it.
+static bool is_double_press(int b, double event_ms, float x, float y, float max_dist) {
+  double now = event_ms / 1000.0;
+  press_memory& last = g_last_press[b];
+  bool dbl = last.time >= 0 && now - last.time < DOUBLE_CLICK_SECONDS &&
+             std::fabs(x - last.x) <= max_dist && std::fabs(y - last.y) <= max_dist;
+  last = dbl ? press_memory{} : press_memory{now, x, y};  // a third press starts over
+  return dbl;
+}
 
 static void push(const input_event& e) {
   g_queue.push_back(e);
@@ -51,6 +70,7 @@ static void drain_queue(ImGuiIO& io) {
     } else if (e.kind == IN_BUTTON) {
       if (button_changed[e.code]) break;
       io.MouseDown[e.code] = e.down;
+      if (e.double_press) g_double_pending[e.code] = true;
       button_changed[e.code] = any_button = true;
     } else if (e.kind == IN_KEY) {
       bool seen = false;
@@ -73,7 +93,11 @@ static void drain_queue(ImGuiIO& io) {
 }
 
 static input_event move_event(float x, float y) { return input_event{IN_MOVE, 0, false, x, y, {}, false, false, false, false}; }
-static input_event button_event(int b, bool down) { return input_event{IN_BUTTON, b, down, 0, 0, {}, false, false, false, false}; }
+static input_event button_event(int b, bool down, bool double_press = false) {
+  input_event e{IN_BUTTON, b, down, 0, 0, {}, false, false, false, false};
+  e.double_press = double_press;
+  return e;
+}
 
 // DOM keyCodes double as ImGui key indices (ImGui 1.86 reads io.KeysDown through io.KeyMap).
 enum { KC_BACKSPACE = 8, KC_TAB = 9, KC_ENTER = 13, KC_SHIFT = 16, KC_CTRL = 17, KC_ALT = 18,
@@ -88,7 +112,8 @@ static int dom_button_to_imgui(unsigned short b) { return b == 0 ? 0 : b == 2 ? 
 static EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   push(move_event(float(e->targetX), float(e->targetY)));
   int b = dom_button_to_imgui(e->button);
-  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0) push(button_event(b, true));
+  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0)
+    push(button_event(b, true, is_double_press(b, e->timestamp, float(e->targetX), float(e->targetY), 6)));
   if (type == EMSCRIPTEN_EVENT_MOUSEUP && b >= 0) push(button_event(b, false));
   return type != EMSCRIPTEN_EVENT_MOUSEMOVE;  // let moves through; keep clicks from selecting text
 }
@@ -136,20 +161,18 @@ EM_JS(int, js_keyboard_focused, (void), {
   return el && document.activeElement === el ? 1 : 0;
 });
 
-static double g_last_tap_time = -1, g_keyboard_since = -1;
-static float g_last_tap_x, g_last_tap_y;
-static const double DOUBLE_TAP_SECONDS = 0.35, KEYBOARD_GRACE_SECONDS = 0.6;
+static double g_keyboard_since = -1;
+static bool g_keyboard_on_release = false;  // set by a double tap's touchstart, acted on at its touchend
+static const double KEYBOARD_GRACE_SECONDS = 0.6;
 static const float DOUBLE_TAP_PIXELS = 24;
 
-static void keyboard_on_tap_end(float x, float y) {
-  double now = emscripten_get_now() / 1000.0;
-  bool double_tap = g_last_tap_time >= 0 && now - g_last_tap_time < DOUBLE_TAP_SECONDS &&
-                    std::fabs(x - g_last_tap_x) < DOUBLE_TAP_PIXELS && std::fabs(y - g_last_tap_y) < DOUBLE_TAP_PIXELS;
-  if (double_tap || ImGui::GetIO().WantTextInput) {
+// Called inside touchend, where a browser lets a page focus a field and show the keyboard.
+static void keyboard_on_tap_end() {
+  if (g_keyboard_on_release || ImGui::GetIO().WantTextInput) {
     js_keyboard_focus();
-    g_keyboard_since = now;
+    g_keyboard_since = emscripten_get_now() / 1000.0;
   }
-  g_last_tap_time = now, g_last_tap_x = x, g_last_tap_y = y;
+  g_keyboard_on_release = false;
 }
 
 // Once per frame: let the keyboard go when ImGui stopped wanting text (after a grace period, since
@@ -165,10 +188,13 @@ static void keyboard_update(bool want_text) {
 // One finger is the mouse.
 static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
   if (e->numTouches > 0) push(move_event(float(e->touches[0].targetX), float(e->touches[0].targetY)));
-  if (type == EMSCRIPTEN_EVENT_TOUCHSTART) push(button_event(0, true));
+  if (type == EMSCRIPTEN_EVENT_TOUCHSTART && e->numTouches > 0) {
+    bool dbl = is_double_press(0, e->timestamp, float(e->touches[0].targetX), float(e->touches[0].targetY), DOUBLE_TAP_PIXELS);
+    push(button_event(0, true, dbl));
+    g_keyboard_on_release = dbl;  // a double tap is how typing into a number starts
+  }
   if (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) push(button_event(0, false));
-  if (type == EMSCRIPTEN_EVENT_TOUCHEND && e->numTouches > 0)
-    keyboard_on_tap_end(float(e->touches[0].targetX), float(e->touches[0].targetY));
+  if (type == EMSCRIPTEN_EVENT_TOUCHEND) keyboard_on_tap_end();
   return EM_TRUE;  // no synthetic mouse events, no page scroll while dragging a value
 }
 
@@ -265,6 +291,17 @@ void ImGui_ImplHtml5_Init(const char* canvas) {
 }
 
 float ImGui_ImplHtml5_PixelRatio() { return g_ratio; }
+
+void ImGui_ImplHtml5_AfterNewFrame() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int b = 0; b < 3; ++b) {
+    if (g_double_pending[b] && io.MouseClicked[b]) {
+      io.MouseDoubleClicked[b] = true;  // read by most widgets in 1.86,
+      io.MouseClickedCount[b] = 2;      // and by Drag/Slider (typing into a number)
+    }
+    g_double_pending[b] = false;
+  }
+}
 
 static const char* css_cursor(ImGuiMouseCursor c) {
   switch (c) {

@@ -8,6 +8,8 @@ void ImGui_ImplHtml5_Init(const char* canvas_selector);
 // Updates display size, scale, time and input for the coming frame. Returns true when something
 // happened since the last call (input, resize), i.e. when the page should be drawn again.
 bool ImGui_ImplHtml5_NewFrame();
+// Call right after ImGui::NewFrame(): passes on double clicks timed by the events (see .cpp).
+void ImGui_ImplHtml5_AfterNewFrame();
 // The pixel ratio the canvas was last sized for (1 on ordinary screens, 2 or 3 on phones).
 float ImGui_ImplHtml5_PixelRatio();
 // Text pasted into the page (forwarded from the JS paste event).

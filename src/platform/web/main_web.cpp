@@ -127,6 +127,7 @@ static void frame() {
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  ImGui_ImplHtml5_AfterNewFrame();
   lab_app_frame(&g_app, now);
   ImGui::Render();
 
