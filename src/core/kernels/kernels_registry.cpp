@@ -17,6 +17,7 @@ const q8_gemm_q16_variant q8_gemm_q16_variants[] = {
     {"q8_gemm_q16__wasmsimd_dot_4x8_t2", q8_gemm_q16__wasmsimd_dot_4x8_t2, 4, 8, 2, false},
     {"q8_gemm_q16__wasmsimd_dot_2x8_t4", q8_gemm_q16__wasmsimd_dot_2x8_t4, 2, 8, 4, false},
     {"q8_gemm_q16__wasmsimd_dot_w16_4x8_t2", q8_gemm_q16__wasmsimd_dot_w16_4x8_t2, 4, 8, 2, false},
+    {"q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2", q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2, 4, 8, 2, false},
 };
 const int q8_gemm_q16_variant_count = sizeof(q8_gemm_q16_variants) / sizeof(q8_gemm_q16_variants[0]);
 
@@ -40,6 +41,8 @@ const int f32_vswiglu_variant_count = sizeof(f32_vswiglu_variants) / sizeof(f32_
 
 // Layer variants. The first non-reference entry of each activation path is its default.
 const swiglu_layer_variant swiglu_layer_variants[] = {
+    {"swiglu_q16__wasmsimd_w16i_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
     {"swiglu_q16__wasmsimd_w16_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_w16_4x8_t2, f32_qs16__wasmsimd_u8,
      f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
     {"swiglu_q16__wasmsimd_2x8_t4", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_2x8_t4, f32_qs16__wasmsimd_u8,
