@@ -221,11 +221,12 @@ TEST_CASE("f32_qs16 and q8_gemm_q16 variants match their references bit for bit"
           REQUIRE(std::memcmp(xs.data(), xs_ref.data(), sizeof(float) * T) == 0);
         }
         std::vector<float> yref((size_t)T * N);
-        q8_gemm_q16_ref(&m.view, xq_ref.data(), xs_ref.data(), T, yref.data());
+        std::vector<int16_t> work(q8_gemm_q16_work_elems(T, Kp), 55);  // garbage in the scratch on purpose
+        q8_gemm_q16_ref(&m.view, xq_ref.data(), xs_ref.data(), T, yref.data(), work.data());
         for (int vi = 0; vi < q8_gemm_q16_variant_count; vi++) {
           INFO(q8_gemm_q16_variants[vi].name << " N " << N << " K " << K << " T " << T);
           std::vector<float> y((size_t)T * N, NAN);
-          q8_gemm_q16_variants[vi].fn(&m.view, xq_ref.data(), xs_ref.data(), T, y.data());
+          q8_gemm_q16_variants[vi].fn(&m.view, xq_ref.data(), xs_ref.data(), T, y.data(), work.data());
           REQUIRE(std::memcmp(y.data(), yref.data(), sizeof(float) * y.size()) == 0);
         }
       }
@@ -247,7 +248,7 @@ TEST_CASE("q16 range cannot overflow int32 at full scale", "[kernels][gemm]") {
   float xs;
   f32_qs16__wasmsimd_u8(x.data(), 1, K, K, xq.data(), &xs);
   std::vector<float> y(N);
-  q8_gemm_q16__wasmsimd_dot_4x8_t1(&m.view, xq.data(), &xs, 1, y.data());
+  q8_gemm_q16__wasmsimd_dot_4x8_t1(&m.view, xq.data(), &xs, 1, y.data(), nullptr);
   for (float v : y) REQUIRE(v == Approx((double)K).epsilon(1e-5));
   q8_matrix_owned_free(&m);
 }

@@ -26,7 +26,10 @@
 // y[t][n] = scale[n] * sum_k q[n][k] * x[t][k];  x (T, K) row-major, y (T, N) row-major.
 typedef void (*q8_gemm_f32_fn)(const q8_matrix_view* w, const float* x, int T, float* y);
 // Same with activations pre-quantized: xq (T, Kp) int16 zero-padded, xs (T) scales.
-typedef void (*q8_gemm_q16_fn)(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
+// work: q8_gemm_q16_work_elems(T, Kp) int16 of caller-owned scratch, for variants that re-lay the
+// activations (w16i); the others ignore it. Kernels never allocate.
+typedef void (*q8_gemm_q16_fn)(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+size_t q8_gemm_q16_work_elems(int T, int Kp);
 // x (T, K) -> xq (T, Kp) int16 (columns K..Kp-1 zeroed), xs (T): x ~ xq * xs.
 typedef void (*f32_qs16_fn)(const float* x, int T, int K, int Kp, int16_t* xq, float* xs);
 // y[i] = silu(z[i]) = z / (1 + e^-z), i < n.
@@ -40,12 +43,12 @@ void q8_gemm_f32__scalar_4x1(const q8_matrix_view* w, const float* x, int T, flo
 void q8_gemm_f32__wasmsimd_4x8_t1(const q8_matrix_view* w, const float* x, int T, float* y);
 void q8_gemm_f32__wasmsimd_4x8_t2(const q8_matrix_view* w, const float* x, int T, float* y);
 
-void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
-void q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y);
+void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
 
 // int16 range for a dot of length Kp with int8 weights: |sum| <= 128 * qmax * Kp < 2^31.
 int f32_qs16_qmax(int Kp);

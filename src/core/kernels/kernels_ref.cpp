@@ -62,7 +62,10 @@ void f32_qs16_ref(const float* x, int T, int K, int Kp, int16_t* xq /*[T, Kp]*/,
 }
 
 // [SECTION] q8 x q16 gemm: exact integer sums, then ((float)acc * scale[n]) * xs[t]
-void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, const float* xs, int T, float* y) {
+size_t q8_gemm_q16_work_elems(int T, int Kp) { return (size_t)T * (size_t)Kp; }
+
+void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, const float* xs, int T, float* y,
+                     int16_t* /*work*/) {
   const int N = w->rows, Kp = w->cols_padded;
   for (int t = 0; t < T; t++)
     for (int n = 0; n < N; n++) {

@@ -188,10 +188,12 @@ static void q8_gemm_q16_wasmsimd(const q8_matrix_view* w, const int16_t* xq /*[T
   }
 }
 
-void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+void q8_gemm_q16__wasmsimd_dot_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y,
+                                      int16_t* /*work*/) {
   q8_gemm_q16_wasmsimd<1>(w, xq, xs, T, y);
 }
-void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y,
+                                      int16_t* /*work*/) {
   q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
 }
 
@@ -259,7 +261,8 @@ static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq 
   }
 }
 
-void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y,
+                                      int16_t* /*work*/) {
   q8_gemm_q16_wasmsimd_2x8<4>(w, xq, xs, T, y);
 }
 
@@ -272,7 +275,8 @@ void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq
 // Below 16 tokens it runs 4x8_t2 (measured faster there: widening a chunk for a few tokens does not pay).
 enum { kW16ChunkBlocks = 128, kW16TokenGroup = 64 };
 
-void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y,
+                                          int16_t* /*work*/) {
   const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
   if (T < 16) {
     q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
@@ -337,7 +341,7 @@ static inline void q16_store_panel(float* y, int N, int p, v128_t isum, const fl
 
 // T >= 16: as w16_4x8_t2 (chunks of panels widened to int16 once, 4 rows x 2 tokens per step), plus
 //  - the activations of each tile of TB tokens interleaved once per call into
-//    xi[tile][block][TB][8] (heap, T * Kp int16), so the inner loop walks two pointers (widened
+//    xi[tile][block][TB][8] (the caller's work buffer, T * Kp int16), so the inner loop walks two pointers (widened
 //    weights, the tile's activations) with constant offsets. Emscripten builds with -disable-lsr, so
 //    per-token row pointers cost a shift and an add per token per step; V8 then runs the step as
 //    6 loads + 8 pmaddwd + 8 paddd + 2 integer ops (checked with --print-wasm-code);
@@ -373,14 +377,13 @@ static inline void w16i_tile(const int16_t* wide, int cb, const int16_t* xt, v12
 }
 
 template <int TB, int RB, int PP>
-static void q16_w16i(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
+static void q16_w16i(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* xi) {
   const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
   if (T < 16) {
     q8_gemm_q16_wasmsimd<2>(w, xq, xs, T, y);
     return;
   }
-  const int ntiles = T / TB, tfull = ntiles * TB;
-  int16_t* xi = new int16_t[(size_t)tfull * Kp];
+  const int ntiles = T / TB, tfull = ntiles * TB;  // xi: the caller's work buffer, tfull * Kp int16
   for (int i = 0; i < ntiles; i++)
     for (int kb = 0; kb < nblocks; kb++)
       for (int j = 0; j < TB; j++)
@@ -417,11 +420,10 @@ static void q16_w16i(const q8_matrix_view* w, const int16_t* xq, const float* xs
                           hsum4_i32(accs[q][t][0], accs[q][t][1], accs[q][t][2], accs[q][t][3]), w->scales, xs[g0 + t]);
     }
   }
-  delete[] xi;
 }
 
-void q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y) {
-  q16_w16i<2, 4, 2>(w, xq, xs, T, y);
+void q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work) {
+  q16_w16i<2, 4, 2>(w, xq, xs, T, y, work);
 }
 
 // [SECTION] dynamic int16 activation quantization (bit-identical to f32_qs16_ref)

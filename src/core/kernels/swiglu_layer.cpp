@@ -18,23 +18,29 @@ const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act) {
   return nullptr;
 }
 
-// Scratch: g (T, inter) f32 [h overwrites g], u (T, inter) f32, xq (T, max Kp) int16, xs (T) f32.
+static int swiglu_max_kp(const swiglu_q8_layer* L) {
+  return L->gate.cols_padded > L->down.cols_padded ? L->gate.cols_padded : L->down.cols_padded;
+}
+
+// Scratch: g (T, inter) f32 [h overwrites g], u (T, inter) f32, xq (T, max Kp) int16, xs (T) f32,
+// and the q16 gemm's work buffer.
 size_t swiglu_layer_scratch_bytes(const swiglu_q8_layer* L, int T) {
-  const size_t kp = (size_t)(L->gate.cols_padded > L->down.cols_padded ? L->gate.cols_padded : L->down.cols_padded);
+  const size_t kp = (size_t)swiglu_max_kp(L);
   return 2 * swiglu_align16(sizeof(float) * (size_t)T * L->inter) + swiglu_align16(sizeof(int16_t) * (size_t)T * kp) +
-         swiglu_align16(sizeof(float) * (size_t)T);
+         swiglu_align16(sizeof(float) * (size_t)T) + swiglu_align16(sizeof(int16_t) * q8_gemm_q16_work_elems(T, (int)kp));
 }
 
 void swiglu_layer_forward_variant(const swiglu_layer_variant* v, const swiglu_q8_layer* L, const float* x /*[T, hidden]*/,
                                   int T, float* y /*[T, hidden]*/, float* silu_gate /*[T, inter] or null*/,
                                   void* scratch) {
   const size_t n_inter = (size_t)T * L->inter;
-  const size_t kp = (size_t)(L->gate.cols_padded > L->down.cols_padded ? L->gate.cols_padded : L->down.cols_padded);
+  const size_t kp = (size_t)swiglu_max_kp(L);
   char* s = (char*)scratch;
   float* g = (float*)s;                                   // (T, inter), then h
   float* u = (float*)(s + swiglu_align16(sizeof(float) * n_inter));  // (T, inter)
   int16_t* xq = (int16_t*)(s + 2 * swiglu_align16(sizeof(float) * n_inter));  // (T, Kp)
   float* xs = (float*)((char*)xq + swiglu_align16(sizeof(int16_t) * (size_t)T * kp));  // (T)
+  int16_t* work = (int16_t*)((char*)xs + swiglu_align16(sizeof(float) * (size_t)T));  // q16 gemm scratch
 
   if (v->act == SWIGLU_ACT_F32) {
     v->gemm_f32(&L->gate, x, T, g);
@@ -43,11 +49,11 @@ void swiglu_layer_forward_variant(const swiglu_layer_variant* v, const swiglu_q8
     v->gemm_f32(&L->down, g, T, y);
   } else {
     v->quant(x, T, L->hidden, L->gate.cols_padded, xq, xs);
-    v->gemm_q16(&L->gate, xq, xs, T, g);
-    v->gemm_q16(&L->up, xq, xs, T, u);
+    v->gemm_q16(&L->gate, xq, xs, T, g, work);
+    v->gemm_q16(&L->up, xq, xs, T, u, work);
     v->swiglu(n_inter, g, u, g, silu_gate);
     v->quant(g, T, L->inter, L->down.cols_padded, xq, xs);
-    v->gemm_q16(&L->down, xq, xs, T, y);
+    v->gemm_q16(&L->down, xq, xs, T, y, work);
   }
 }
 
