@@ -39,6 +39,13 @@ static inline void store_rows(float* y, v128_t v, int nvalid) {
   }
 }
 
+// The q16 epilogue: y[p..p+3] = (f32(isum) * scale[p..p+3]) * xs, for the valid rows of the panel.
+static inline void q16_store_panel(float* y, int N, int p, v128_t isum, const float* scales, float xs) {
+  const int nvalid = N - p < 4 ? N - p : 4;
+  store_rows(y + p, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(isum), wasm_v128_load(scales + p)),
+                                   wasm_f32x4_splat(xs)), nvalid);
+}
+
 // [SECTION] q8 x f32 gemm
 // int -> f32 for |i| < 2^22, exactly: add the bits of 1.5 * 2^23, subtract 1.5 * 2^23 as a float.
 // Not f32x4.convert_i32x4_s on purpose: clang 14 folds extend_low_i16x8 + convert into a
@@ -164,26 +171,21 @@ static void q8_gemm_q16_wasmsimd(const q8_matrix_view* w, const int16_t* xq /*[T
   const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
   for (int p = 0; p < w->rows_padded; p += 4) {
     const int8_t* panel = w->weights + (size_t)p * Kp;
-    const v128_t scale = wasm_v128_load(w->scales + p);
-    const int nvalid = N - p < 4 ? N - p : 4;
     int t0 = 0;
     for (; t0 + TB <= T; t0 += TB) {
       v128_t acc[TB][4];
       const int16_t* xp[TB];
       for (int t = 0; t < TB; t++) xp[t] = xq + (size_t)(t0 + t) * Kp;
       q8_gemm_q16_tile<TB>(panel, nblocks, xp, acc);
-      for (int t = 0; t < TB; t++) {
-        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]));
-        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
-                   nvalid);
-      }
+      for (int t = 0; t < TB; t++)
+        q16_store_panel(y + (size_t)(t0 + t) * N, N, p, hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]),
+                        w->scales, xs[t0 + t]);
     }
     for (; t0 < T; t0++) {  // leftover tokens (integer sums: exact, any grouping gives the same bits)
       v128_t acc[1][4];
       const int16_t* xp[1] = {xq + (size_t)t0 * Kp};
       q8_gemm_q16_tile<1>(panel, nblocks, xp, acc);
-      const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[0][0], acc[0][1], acc[0][2], acc[0][3]));
-      store_rows(y + (size_t)t0 * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0])), nvalid);
+      q16_store_panel(y + (size_t)t0 * N, N, p, hsum4_i32(acc[0][0], acc[0][1], acc[0][2], acc[0][3]), w->scales, xs[t0]);
     }
   }
 }
@@ -229,8 +231,6 @@ static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq 
   const int N = w->rows, Kp = w->cols_padded, nblocks = Kp / 8;
   for (int p = 0; p < w->rows_padded; p += 4) {
     const int8_t* panel = w->weights + (size_t)p * Kp;
-    const v128_t scale = wasm_v128_load(w->scales + p);
-    const int nvalid = N - p < 4 ? N - p : 4;
     int t0 = 0;
     for (; t0 + TB <= T; t0 += TB) {
       const int16_t* xp[TB];
@@ -238,11 +238,7 @@ static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq 
       int32_t sums[TB][4];
       q8_gemm_q16_half<TB>(panel, nblocks, xp, sums, 0);
       q8_gemm_q16_half<TB>(panel + 16, nblocks, xp, sums, 2);
-      for (int t = 0; t < TB; t++) {
-        const v128_t s = wasm_f32x4_convert_i32x4(wasm_v128_load(sums[t]));
-        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
-                   nvalid);
-      }
+      for (int t = 0; t < TB; t++) q16_store_panel(y + (size_t)(t0 + t) * N, N, p, wasm_v128_load(sums[t]), w->scales, xs[t0 + t]);
     }
     // Leftover tokens: 4x8 tiles of two, then one (exact integer sums: the same bits).
     while (t0 < T) {
@@ -251,11 +247,9 @@ static void q8_gemm_q16_wasmsimd_2x8(const q8_matrix_view* w, const int16_t* xq 
       const int nt = T - t0 >= 2 ? 2 : 1;
       if (nt == 2) q8_gemm_q16_tile<2>(panel, nblocks, xp, acc);
       else q8_gemm_q16_tile<1>(panel, nblocks, xp, acc);
-      for (int t = 0; t < nt; t++) {
-        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]));
-        store_rows(y + (size_t)(t0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[t0 + t])),
-                   nvalid);
-      }
+      for (int t = 0; t < nt; t++)
+        q16_store_panel(y + (size_t)(t0 + t) * N, N, p, hsum4_i32(acc[t][0], acc[t][1], acc[t][2], acc[t][3]),
+                        w->scales, xs[t0 + t]);
       t0 += nt;
     }
   }
@@ -286,8 +280,6 @@ void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t
   v128_t accs[kW16TokenGroup][4];
   for (int p = 0; p < w->rows_padded; p += 4) {
     const int8_t* panel = w->weights + (size_t)p * Kp;
-    const v128_t scale = wasm_v128_load(w->scales + p);
-    const int nvalid = N - p < 4 ? N - p : 4;
     for (int g0 = 0; g0 < T; g0 += kW16TokenGroup) {
       const int gn = T - g0 < kW16TokenGroup ? T - g0 : kW16TokenGroup;
       for (int t = 0; t < gn; t++)
@@ -323,21 +315,14 @@ void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t
           if (nt == 2) accs[t + 1][0] = a10, accs[t + 1][1] = a11, accs[t + 1][2] = a12, accs[t + 1][3] = a13;
         }
       }
-      for (int t = 0; t < gn; t++) {
-        const v128_t s = wasm_f32x4_convert_i32x4(hsum4_i32(accs[t][0], accs[t][1], accs[t][2], accs[t][3]));
-        store_rows(y + (size_t)(g0 + t) * N + p, wasm_f32x4_mul(wasm_f32x4_mul(s, scale), wasm_f32x4_splat(xs[g0 + t])),
-                   nvalid);
-      }
+      for (int t = 0; t < gn; t++)
+        q16_store_panel(y + (size_t)(g0 + t) * N, N, p, hsum4_i32(accs[t][0], accs[t][1], accs[t][2], accs[t][3]),
+                        w->scales, xs[g0 + t]);
     }
   }
 }
 
 // [SECTION] w16i: w16 with interleaved activations, two panels per pass (the default q16 gemm)
-static inline void q16_store_panel(float* y, int N, int p, v128_t isum, const float* scales, float xs) {
-  const int nvalid = N - p < 4 ? N - p : 4;
-  store_rows(y + p, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(isum), wasm_v128_load(scales + p)),
-                                   wasm_f32x4_splat(xs)), nvalid);
-}
 
 // T >= 16: as w16_4x8_t2 (chunks of panels widened to int16 once, 4 rows x 2 tokens per step), plus
 //  - the activations of each tile of TB tokens interleaved once per call into
