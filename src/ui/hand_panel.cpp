@@ -183,6 +183,23 @@ static void draw_out_table(lab_state* s, const hand_trace& t) {
   ImGui::EndTable();
 }
 
+// What the two highlight colours mean, beside the input.
+static void draw_legend(const lab_state* s) {
+  if (s->step == HAND_STEP_NONE) return;
+  float fs = ImGui::GetFontSize();
+  for (int i = 0; i < 2; ++i) {
+    const char* label = tr(i ? STR_HAND_LEGEND_WRITE : STR_HAND_LEGEND_READ);
+    widget_same_line_if_fits(fs * 1.6f + ImGui::CalcTextSize(label).x + fs);
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float y = p.y + ImGui::GetStyle().FramePadding.y;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + fs * 1.2f, y + fs), i ? COLOR_WRITE : COLOR_READ, 3);
+    ImGui::Dummy(ImVec2(fs * 1.3f, ImGui::GetFrameHeight()));
+    ImGui::SameLine(0, fs * 0.3f);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+  }
+}
+
 static void draw_input(lab_state* s) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(tr(STR_HAND_INPUT));
@@ -280,6 +297,7 @@ void hand_panel_draw(hand_panel* panel, lab_state* s, double now) {
   ImGui::Spacing();
   hand_trace t = hand_forward(s->x, s->w);
   draw_input(s);
+  draw_legend(s);
   draw_mid_table(s, t);
   draw_out_table(s, t);
   t = hand_forward(s->x, s->w);  // edits above take effect in the same frame below

@@ -62,6 +62,8 @@ static void style_page() {
   st.WindowBorderSize = 0;
   st.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1);
   st.Colors[ImGuiCol_Button] = ImVec4(0.86f, 0.89f, 0.95f, 1);
+  // Neutral table headers: in the hand calculation, blue means "read by this step".
+  st.Colors[ImGuiCol_TableHeaderBg] = ImVec4(0.90f, 0.90f, 0.88f, 1);
 }
 
 // [SECTION] JS entry points
