@@ -23,11 +23,11 @@ static std::string g_clipboard;
 // frame, so a press and release in one frame would vanish. Events are queued, and each frame
 // takes them in order until one would change a button or key a second time (or move the mouse
 // after a button changed): the rest waits for the next frame, which is then drawn.
-enum input_kind { IN_MOVE, IN_BUTTON, IN_KEY, IN_TEXT, IN_WHEEL, IN_MODS };
+enum input_kind { IN_MOVE, IN_BUTTON, IN_KEY, IN_TEXT, IN_WHEEL };
 struct input_event {
   input_kind kind;
   int code;       // button 0..2 or keyCode
-  bool down;      // for IN_BUTTON: also "double" when the press is the second of a double click/tap
+  bool down;      // press or release (IN_BUTTON, IN_KEY)
   float x, y;     // position, or wheel deltas
   std::string text;
   bool ctrl, shift, alt, super;
@@ -84,8 +84,6 @@ static void drain_queue(ImGuiIO& io) {
     } else if (e.kind == IN_WHEEL) {
       io.MouseWheelH += e.x;
       io.MouseWheel += e.y;
-    } else if (e.kind == IN_MODS) {
-      io.KeyCtrl = e.ctrl, io.KeyShift = e.shift, io.KeyAlt = e.alt, io.KeySuper = e.super;
     }
   }
   g_queue.erase(g_queue.begin(), g_queue.begin() + long(i));
