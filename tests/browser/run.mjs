@@ -199,6 +199,23 @@ test("a phone: narrow, high-DPI, tapped, and typed into with its own keyboard", 
   await page.context().close();
 });
 
+test("a lost WebGL context (phones drop them) comes back with the same view", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&step=3");
+  await page.evaluate(() => {
+    const gl = document.getElementById("canvas").getContext("webgl2");
+    window.labLoseContext = gl.getExtension("WEBGL_lose_context");
+    window.labLoseContext.loseContext();
+  });
+  await page.waitForFunction(() => document.getElementById("canvas").getContext("webgl2").isContextLost());
+  await page.evaluate(() => window.labLoseContext.restoreContext());
+  await page.waitForFunction(() => window.labContextRestores === 1);
+  await clickItem(page, "next");
+  await waitForMirror(page, "Step 4 of 5");
+  expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+  await shot(page, "after-context-restore");
+  await page.context().close();
+});
+
 // [SECTION] runner
 const site = await startSite(siteDir);
 let passed = 0, failed = 0;

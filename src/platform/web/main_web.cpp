@@ -3,6 +3,7 @@
 // so an open tab costs a phone nothing while the class listens.
 #include <emscripten.h>
 #include <emscripten/html5.h>
+#include <emscripten/html5_webgl.h>
 #include <GLES3/gl3.h>
 
 #include "core/strings.h"
@@ -17,12 +18,13 @@ extern const unsigned char font_latin_ttf[], font_cjk_ttf[];
 extern const unsigned font_latin_ttf_size, font_cjk_ttf_size;
 
 static const float UI_FONT_PX = 17.0f;  // CSS pixels
-static const int FRAMES_AFTER_EVENT = 3;  // ImGui settles hover/active state over a couple of frames
+static const int FRAMES_AFTER_EVENT = 6;  // ImGui settles hover state and scrollbars over a few frames
 
 static lab_app g_app;
 static float g_font_ratio = 0;
 static int g_frames_left = FRAMES_AFTER_EVENT;
 static bool g_first_frame_done = false;
+static bool g_context_lost = false;
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
 static void build_fonts(float ratio) {
@@ -112,8 +114,33 @@ EM_JS(void, js_first_frame, (void), {
   console.log("SwiGLU Lab: first frame at " + window.labFirstFrameMs.toFixed(0) + " ms");
 });
 
+// [SECTION] WebGL context loss
+// Phones drop the GL context of background tabs and under memory pressure. The page then waits
+// (no drawing, state kept), and when the browser gives the context back, ImGui's GL objects and
+// font texture are rebuilt: the student comes back to the same view, not a blank canvas.
+EM_JS(void, js_context_event, (int restored), {
+  window.labContextRestores = (window.labContextRestores || 0) + restored;
+  console.log("SwiGLU Lab: WebGL context " + (restored ? "restored" : "lost"));
+});
+
+static EM_BOOL on_context_lost(int, const void*, void*) {
+  g_context_lost = true;
+  js_context_event(0);
+  return EM_TRUE;  // preventDefault: tells the browser we can restore
+}
+
+static EM_BOOL on_context_restored(int, const void*, void*) {
+  ImGui_ImplOpenGL3_Shutdown();  // forgets the lost objects
+  ImGui_ImplOpenGL3_Init("#version 300 es");  // device objects are made again on the next frame
+  g_context_lost = false;
+  g_frames_left = FRAMES_AFTER_EVENT;
+  js_context_event(1);
+  return EM_TRUE;
+}
+
 // [SECTION] frame loop
 static void frame() {
+  if (g_context_lost) return;
   bool input = ImGui_ImplHtml5_NewFrame();
   double now = platform_now_seconds();
   if (input) g_frames_left = FRAMES_AFTER_EVENT;
@@ -162,6 +189,8 @@ int main() {
   build_fonts(ImGui_ImplHtml5_PixelRatio());
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
+  emscripten_set_webglcontextlost_callback("#canvas", nullptr, true, on_context_lost);
+  emscripten_set_webglcontextrestored_callback("#canvas", nullptr, true, on_context_restored);
   lab_app_init(&g_app);
   js_install_listeners();
   emscripten_set_main_loop(frame, 0, false);
