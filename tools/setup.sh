@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
-# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts), Dear ImGui's sources from
+# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing), Dear ImGui's sources from
 # Debian's source package (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
-fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates"
+fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates \
+nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
