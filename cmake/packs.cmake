@@ -28,6 +28,7 @@ target_sources(swiglu_core PRIVATE
   src/core/pack/pack_build.cpp
   src/core/pack/pack_stats.cpp
   src/core/pack/mlp_experiments.cpp
+  src/core/stream/pack_stream.cpp
 )
 target_include_directories(swiglu_core PRIVATE ${SYS_LINK_DIR})
 # The core calls nlohmann only in ways that cannot throw (json::parse(..., false), every type
@@ -38,6 +39,8 @@ target_sources(core_tests PRIVATE
   tests/packs/safetensors_test.cpp
   tests/packs/checkpoint_test.cpp
   tests/packs/pack_test.cpp
+  tests/packs/stream_test.cpp
+  src/platform/native/fetch_native.cpp
 )
 target_include_directories(core_tests PRIVATE ${SYS_LINK_DIR})
 
