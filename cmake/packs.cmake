@@ -29,6 +29,7 @@ target_sources(swiglu_core PRIVATE
   src/core/pack/pack_stats.cpp
   src/core/pack/mlp_experiments.cpp
   src/core/stream/pack_stream.cpp
+  src/core/live_view.cpp
 )
 target_include_directories(swiglu_core PRIVATE ${SYS_LINK_DIR})
 # The core calls nlohmann only in ways that cannot throw (json::parse(..., false), every type
