@@ -68,10 +68,17 @@ if(NOT EMSCRIPTEN)
     COMMENT "Writing the synthetic Qwen3.5-0.8B-shaped checkpoint" VERBATIM)
   add_custom_command(OUTPUT ${DEFAULT_PACK}/manifest.json
     COMMAND swiglu convert --checkpoint ${DEFAULT_CKPT} --out ${DEFAULT_PACK} --layers 0,11,23
-            --tokens 1,2,3,4,5,6 --label "今天天气不错，我们去公园" > ${CMAKE_BINARY_DIR}/default-pack-convert.txt
+            --tokens 1,2,3,4,5,6 --label "今天天气不错，我们去公园" --pieces "今天|天气|不错|，|我们|去公园"
+            > ${CMAKE_BINARY_DIR}/default-pack-convert.txt
     DEPENDS swiglu ${DEFAULT_CKPT}/config.json
     COMMENT "Converting the default pack (layers 0, 11, 23; the lesson's 6-token probe)" VERBATIM)
   add_custom_target(default_pack ALL DEPENDS ${DEFAULT_PACK}/manifest.json)
+  # The page serves it beside itself (site/packs/default/): the embedded default, no download.
+  if(SWIGLU_WASM_DIR)
+    add_custom_command(TARGET default_pack POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_PACK} ${SWIGLU_WASM_DIR}/site/packs/default
+      COMMENT "Copying the default pack into the site" VERBATIM)
+  endif()
 
   add_test(NAME cli_packs COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DMAKE_CKPT=$<TARGET_FILE:make_checkpoint>
     -DPACK=${DEFAULT_PACK} -DWORK=${CMAKE_BINARY_DIR}/cli-packs-work -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_packs_test.cmake)

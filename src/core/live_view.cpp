@@ -134,7 +134,8 @@ static std::string probe_line(const pack_stream* st, const live_choice& c) {
 }
 
 static std::string gates_text(const lab_state& s, const pack_stream* st, const live_choice& c) {
-  std::string out = fmt(tr(STR_GATES_OPEN), fmt6(s.threshold)) + "; " + fmt(tr(STR_GATES_NEGATIVE), fmt6(s.threshold)) + "\n";
+  const std::string thr = fmt_short(s.threshold);
+  std::string out = fmt(tr(STR_GATES_OPEN), thr) + "; " + fmt(tr(STR_GATES_NEGATIVE), thr) + "\n";
   if (s.hist_token >= 0 && s.hist_token < c.tokens)
     out += std::string(tr(STR_GATES_TOKEN)) + ": " + std::to_string(s.hist_token) + " " +
            live_token_text(st->manifest, c.probe, (int)s.hist_token) + "\n";
@@ -144,8 +145,8 @@ static std::string gates_text(const lab_state& s, const pack_stream* st, const l
       out += std::string(tr(STR_LIVE_WAITING)) + "\n";
       continue;
     }
-    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + fmt6(s.threshold) + ": " +
-           live_percent(r.counts.open_share()) + ", < -" + fmt6(s.threshold) + ": " + live_percent(r.counts.negative_share()) +
+    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + ": " +
+           live_percent(r.counts.open_share()) + ", < -" + thr + ": " + live_percent(r.counts.negative_share()) +
            ", " + tr(STR_GATES_BETWEEN) + ": " + live_percent(1 - r.counts.open_share() - r.counts.negative_share()) + "\n";
   }
   return out;
@@ -185,7 +186,7 @@ static std::string weights_text(const lab_state& s, const pack_stream* st, const
 }
 
 std::string live_text(const lab_state& s, const pack_stream* st, const live_perm_cache* perm) {
-  std::string out = std::string(tr(lab_view_get(s.view).label)) + ".\n";
+  std::string out = fmt(tr(STR_MIRROR_TITLE), tr(lab_view_get(s.view).label)) + "\n";
   if (!st) return out;
   const live_choice c = live_resolve(s, st);
   if (c.ready) out += live_pack_info(st) + "\n" + probe_line(st, c);

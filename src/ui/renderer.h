@@ -12,6 +12,8 @@
 // Uploads a q8 matrix (int8 values and per-row scales) as textures; 0 when it cannot.
 uint32_t renderer_heatmap_upload(const q8_matrix_view* m);
 void renderer_heatmap_free(uint32_t heatmap);
+// False once the GL context was lost and rebuilt: upload again.
+bool renderer_heatmap_valid(uint32_t heatmap);
 // Draws the part [uv0, uv1] (fractions of columns and rows) of the heatmap into [p0, p1] of the
 // current window, coloured by w / max_abs (blue negative, white 0, red positive).
 void renderer_heatmap_draw(uint32_t heatmap, ImVec2 p0, ImVec2 p1, ImVec2 uv0, ImVec2 uv1, float max_abs);

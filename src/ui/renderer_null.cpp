@@ -13,6 +13,7 @@ uint32_t renderer_heatmap_upload(const q8_matrix_view* m) {
 }
 
 void renderer_heatmap_free(uint32_t) { g_log.frees++; }
+bool renderer_heatmap_valid(uint32_t heatmap) { return heatmap != 0; }
 
 void renderer_heatmap_draw(uint32_t, ImVec2 p0, ImVec2 p1, ImVec2 uv0, ImVec2 uv1, float) {
   g_log.draws++;

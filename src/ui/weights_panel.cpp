@@ -104,7 +104,7 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
     return;
   }
   const q8_matrix_view* m = &d->part[s->matrix].view;
-  if (w->uploaded_layer != c.layer || w->uploaded_matrix != s->matrix || !w->heatmap) {
+  if (w->uploaded_layer != c.layer || w->uploaded_matrix != s->matrix || !renderer_heatmap_valid(w->heatmap)) {
     if (w->heatmap) renderer_heatmap_free(w->heatmap);
     w->heatmap = renderer_heatmap_upload(m);
     w->uploaded_layer = c.layer;

@@ -268,8 +268,8 @@ TEST_CASE("live views: gate shares in the mirror equal stats; per token says exa
     mlp_gate_counts c;
     std::string err;
     REQUIRE(pack_gate_stats(&lp.pack, page.app.stream.manifest, layer, 0.1, &c, &err));
-    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.100000: " + live_percent(c.open_share()) +
-                          ", < -0.100000: " + live_percent(c.negative_share())));
+    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.1: " + live_percent(c.open_share()) +
+                          ", < -0.1: " + live_percent(c.negative_share())));
   }
   // Only gates were fetched for this view.
   for (const std::string& f : platform_native_fetch()->requested) CHECK_FALSE(contains(f, "-up.q8"));

@@ -2,7 +2,7 @@
 // page runs (src/core/pack/, src/core/checkpoint/).
 //
 //   swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --tokens ID,ID,... [--label TEXT]
-//                  [--tokens ... [--label ...]] [--model-id ID]
+//                  [--pieces "a|b|c"] [--tokens ... [--label ...]] [--model-id ID]
 //   swiglu stats --pack PACKDIR [--json] [--threshold 0.1]
 //   swiglu permute --pack PACKDIR --layer L [--probe I] [--perm 5,3,1,0,2,4] [--token 2] [--delta 1.0] [--json]
 #include <cmath>
@@ -48,18 +48,28 @@ static bool parse_double(const std::string& text, double* out) { return url_pars
 // [SECTION] convert
 int cli_convert(int argc, char** argv) {
   cli_args a;
-  if (!cli_parse_args("convert", argc, argv, {"checkpoint", "out", "layers", "tokens", "label", "model-id"}, {}, &a))
+  if (!cli_parse_args("convert", argc, argv, {"checkpoint", "out", "layers", "tokens", "label", "pieces", "model-id"}, {}, &a))
     return 2;
   if (!a.has("checkpoint") || !a.has("out") || !a.has("tokens"))
     return fail("convert", 2, "needs --checkpoint DIR --out PACKDIR --tokens ID,ID,... (and --layers 0,11,23 or all)");
   pack_build_options opt;
   const std::vector<std::string>& toks = a.values.at("tokens");
   const std::vector<std::string> labels = a.has("label") ? a.values.at("label") : std::vector<std::string>();
+  const std::vector<std::string> pieces = a.has("pieces") ? a.values.at("pieces") : std::vector<std::string>();
   if (labels.size() > toks.size()) return fail("convert", 2, "more --label than --tokens");
+  if (pieces.size() > toks.size()) return fail("convert", 2, "more --pieces than --tokens");
   for (size_t i = 0; i < toks.size(); i++) {
     pack_probe_spec p;
     if (!parse_ids(toks[i], &p.tokens)) return fail("convert", 2, "--tokens '" + toks[i] + "' is not a list of token ids");
     p.label = i < labels.size() ? labels[i] : "tokens " + toks[i];
+    if (i < pieces.size()) {  // "今天|天气|...": each token's text, for checkpoints without a tokenizer
+      size_t at = 0;
+      for (size_t bar; (bar = pieces[i].find('|', at)) != std::string::npos; at = bar + 1) p.pieces.push_back(pieces[i].substr(at, bar - at));
+      p.pieces.push_back(pieces[i].substr(at));
+      if (p.pieces.size() != p.tokens.size())
+        return fail("convert", 2, "--pieces '" + pieces[i] + "' has " + std::to_string(p.pieces.size()) + " pieces for " +
+                                      std::to_string(p.tokens.size()) + " tokens");
+    }
     opt.probes.push_back(p);
   }
   opt.model_id = a.get_or("model-id", "");

@@ -14,17 +14,20 @@
 #include "platform/platform.h"
 
 // [SECTION] IndexedDB: one object store of verified blobs, keyed by pack URL, file, offset, xxh3.
+EM_JS(void, js_idb_open, (void), {
+  if (Module.labIdb) return;
+  Module.labIdb = new Promise((resolve, reject) => {
+    if (!self.indexedDB) return reject(new Error("no IndexedDB"));
+    const open = indexedDB.open("swiglu-lab", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("blobs");
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  Module.labIdb.catch(() => {});  // reported where it is used
+});
+
 EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
   const k = UTF8ToString(key);
-  if (!Module.labIdb) {
-    Module.labIdb = new Promise((resolve, reject) => {
-      if (!self.indexedDB) return reject(new Error("no IndexedDB"));
-      const open = indexedDB.open("swiglu-lab", 1);
-      open.onupgradeneeded = () => open.result.createObjectStore("blobs");
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-  }
   Module.labIdb.then((db) => new Promise((resolve, reject) => {
     const r = db.transaction("blobs").objectStore("blobs").get(k);
     r.onsuccess = () => resolve(r.result);
@@ -42,7 +45,7 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
 EM_JS(void, js_idb_put, (const char* key, const void* data, size_t n), {
   const k = UTF8ToString(key);
   const bytes = HEAPU8.slice(data, data + n);  // a copy: the wasm heap may move
-  (Module.labIdb || Promise.reject(new Error("no IndexedDB"))).then((db) => new Promise((resolve, reject) => {
+  Module.labIdb.then((db) => new Promise((resolve, reject) => {
     const tx = db.transaction("blobs", "readwrite");
     tx.objectStore("blobs").put(bytes.buffer, k);
     tx.oncomplete = resolve;
@@ -195,6 +198,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_store_failed(int quota) {
 }
 
 fetch_client* fetch_web_client(pack_stream* target, void (*on_event)()) {
+  js_idb_open();
   g_fetch.target = target;
   g_fetch.on_event = on_event;
   return &g_fetch;
