@@ -56,6 +56,11 @@ export function createServer(root, options = {}) {
         "Cache-Control": "no-cache",
         "Last-Modified": st.mtime.toUTCString(),
       };
+      // Revalidation of an unchanged file: 304, no body (a reload then costs only the headers).
+      if (!req.headers.range && req.headers["if-modified-since"] === headers["Last-Modified"]) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
       const range = fault?.ignoreRange ? undefined : req.headers.range;
       if (range) {
         const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());

@@ -134,3 +134,73 @@ TEST_CASE("a link from a newer page is read, with a notice") {
   CHECK(d.state.view == LAB_VIEW_BUDGET);
   CHECK(has_notice(d, URL_NEWER_VERSION, "v"));
 }
+
+// [SECTION] the live views' keys
+TEST_CASE("live keys: a pack location is a relative path or an http(s) URL, nothing else") {
+  for (const char* ok : {"packs/qwen3.5/", "https://example.org/packs/q?x=1&y=2", "http://127.0.0.1:9000/p/", "p"}) {
+    lab_state s = lab_state_default();
+    s.pack = ok;
+    url_decoded d = url_decode(url_encode(s));
+    INFO(ok);
+    CHECK(d.notices.empty());
+    CHECK(d.state.pack == ok);
+  }
+  for (const char* bad : {"javascript:alert(1)", "../secret", "packs/../../x", "/etc/passwd", "data:text/html,x",
+                          "file:///etc", "a b", "\\\\server\\share"}) {
+    lab_state s = lab_state_default();
+    s.pack = bad;
+    url_decoded d = url_decode(url_encode(s));
+    INFO(bad);
+    CHECK(has_notice(d, URL_MALFORMED, "pack"));
+    CHECK(d.state.pack.empty());
+  }
+}
+
+TEST_CASE("live keys: layers, permutation, threshold, token, delta, unit, matrix") {
+  url_decoded d = url_decode("#v=1&view=perm&pl=0,11,23&layer=11&perm=5,3,1,0,2,4&thr=0.2&tok=4&delta=-2.5&unit=275&mat=down");
+  CHECK(d.notices.empty());
+  CHECK(d.state.view == LAB_VIEW_PERM);
+  CHECK(d.state.pack_layers == std::vector<int64_t>{0, 11, 23});
+  CHECK(d.state.layer == 11);
+  CHECK(d.state.perm == std::vector<int64_t>{5, 3, 1, 0, 2, 4});
+  CHECK(d.state.threshold == 0.2);
+  CHECK(d.state.token == 4);
+  CHECK(d.state.delta == -2.5);
+  CHECK(d.state.unit == 275);
+  CHECK(d.state.matrix == LAB_MATRIX_DOWN);
+  CHECK(has_notice(url_decode("#pl=0,x"), URL_MALFORMED, "pl"));
+  CHECK(has_notice(url_decode("#thr=7"), URL_CLAMPED, "thr"));
+  CHECK(url_decode("#thr=7").state.threshold == 1.0);
+  CHECK(has_notice(url_decode("#mat=left"), URL_MALFORMED, "mat"));
+  CHECK(has_notice(url_decode("#delta=1e9"), URL_CLAMPED, "delta"));
+  // "layers" keeps its shipped meaning: the budget's layer count.
+  CHECK(url_decode("#layers=32").state.layers == 32);
+  CHECK(url_decode("#layers=32").state.pack_layers.empty());
+}
+
+TEST_CASE("live keys: random states round trip", "[url]") {
+  std::mt19937 rng(777);
+  for (int trial = 0; trial < 300; ++trial) {
+    lab_state s = lab_state_default();
+    s.view = lab_view(rng() % LAB_VIEW_COUNT);
+    s.pack = trial % 3 ? "packs/p" + std::to_string(rng() % 100) + "/" : "https://h.example/x?a=" + std::to_string(rng()) + "&b=%";
+    s.pack_layers.clear();
+    for (unsigned i = 0, n = rng() % 5; i < n; i++) s.pack_layers.push_back(rng() % 1024);
+    s.layer = int64_t(rng() % 1025) - 1;
+    s.perm.clear();
+    for (unsigned i = 0, n = rng() % 8; i < n; i++) s.perm.push_back(rng() % 8);
+    s.threshold = (rng() % 1001) / 1000.0;
+    s.hist_token = int64_t(rng() % 10) - 1;
+    s.token = rng() % 4096;
+    s.delta = (double(rng() % 20001) - 10000) / 100.0;
+    s.unit = rng() % 3584;
+    s.matrix = int(rng() % LAB_MATRIX_COUNT);
+    const std::string url = url_encode(s);
+    url_decoded d = url_decode("#" + url);
+    INFO(url);
+    CHECK(d.notices.empty());
+    CHECK(lab_state_equal(d.state, s));
+    CHECK(d.state.pack == s.pack);
+    CHECK(url_encode(d.state) == url);
+  }
+}

@@ -69,6 +69,12 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
   f.net.deliver(&f.s, f.now);
   REQUIRE(f.s.phase == PACK_STREAM_READY);
   pack_stream_want(&f.s, {0, 2, 4}, -1);
+  // The manifest alone already gives each layer's histogram at the lessons' threshold.
+  mlp_gate_counts from_manifest;
+  bool live0 = true;
+  REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, -1, &from_manifest, &live0));
+  REQUIRE_FALSE(live0);
+  REQUIRE_FALSE(pack_stream_gate_counts(&f.s, 1, 0.2, -1, &from_manifest, &live0));  // other thresholds need the blobs
   // First round: the inputs and the precomputed results only (2 in flight at a time).
   for (int round = 0; round < 4; round++) {
     pack_stream_pump(&f.s, f.now);
@@ -82,6 +88,12 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
   f.settle();
   REQUIRE(f.weights_requested() == std::vector<std::string>{"layer-000-gate.q8", "layer-002-gate.q8", "layer-004-gate.q8"});
   for (int li = 0; li < 3; li++) {
+    if (li == 1) {  // the manifest's counts were exactly the live ones
+      REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, -1, &c, &live));
+      REQUIRE(c.open == from_manifest.open);
+      REQUIRE(c.negative == from_manifest.negative);
+      REQUIRE(std::equal(c.histogram, c.histogram + PACK_HIST_BINS, from_manifest.histogram));
+    }
     REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, -1, &c, &live));
     REQUIRE(live);
     mlp_gate_counts ref;

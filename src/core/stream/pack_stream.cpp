@@ -370,6 +370,22 @@ pack_stream_progress pack_stream_progress_of(const pack_stream* s, int layer_ind
   return p;
 }
 
+// The manifest's own counts (at the lessons' threshold, all tokens): a histogram the moment the
+// manifest is in, before any other byte.
+static bool pack_stream_manifest_counts(const pack_stream* s, int li, mlp_gate_counts* out) {
+  mlp_gate_counts c;
+  for (const pack_probe& p : s->manifest.probes) {
+    const pack_probe_layer& pl = p.layers[li];
+    const int64_t n = (int64_t)p.tokens.size() * s->manifest.intermediate;
+    c.total += n;
+    c.open += (int64_t)(pl.open * (double)n + 0.5);
+    c.negative += (int64_t)(pl.negative * (double)n + 0.5);
+    for (int b = 0; b < PACK_HIST_BINS; b++) c.histogram[b] += pl.histogram[b];
+  }
+  *out = c;
+  return true;
+}
+
 bool pack_stream_gate_counts(const pack_stream* s, int li, double thr, int token, mlp_gate_counts* out, bool* live) {
   if (s->phase != PACK_STREAM_READY || li < 0 || li >= (int)s->layers.size()) return false;
   const pack_stream_layer& L = s->layers[li];
@@ -378,7 +394,7 @@ bool pack_stream_gate_counts(const pack_stream* s, int li, double thr, int token
   const size_t F = (size_t)s->manifest.intermediate;
   for (size_t p = 0; p < s->manifest.probes.size(); p++) {
     const std::vector<float>& v = L.live ? L.silu[p] : s->precomputed[p][li];
-    if (v.empty()) return false;
+    if (v.empty()) return !L.live && token < 0 && thr == PACK_THRESHOLD && pack_stream_manifest_counts(s, li, out);
     if (token < 0) mlp_gate_count(v.data(), v.size(), thr, &c);
     else if (p == 0 && (size_t)token * F < v.size()) mlp_gate_count(v.data() + (size_t)token * F, F, thr, &c);
   }

@@ -4,6 +4,7 @@
 #include <emscripten.h>
 #include <emscripten/fetch.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -74,9 +75,12 @@ struct web_fetch : fetch_client {
   void fetch_cancel(uint32_t id) override;
   void cache_store(const std::string& key, const void* data, size_t n) override { js_idb_put(key.c_str(), data, n); }
   void network(uint32_t id);
+  double max_answer_ms = 0;  // the longest hash + copy + compute of one answer (the benchmark reads it)
   void answer(uint32_t id, const fetch_response& r) {
     live.erase(id);
+    const double t0 = emscripten_get_now();
     pack_stream_on_response(target, id, r, platform_now_seconds());
+    max_answer_ms = std::max(max_answer_ms, emscripten_get_now() - t0);
     if (on_event) on_event();
   }
 };
@@ -196,6 +200,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_store_failed(int quota) {
   pack_stream_on_store_failed(g_fetch.target, quota == 1 ? "quota" : "unavailable");
   if (g_fetch.on_event) g_fetch.on_event();
 }
+
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_answer_ms() { return g_fetch.max_answer_ms; }
 
 fetch_client* fetch_web_client(pack_stream* target, void (*on_event)()) {
   js_idb_open();

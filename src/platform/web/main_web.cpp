@@ -6,6 +6,8 @@
 #include <emscripten/html5_webgl.h>
 #include <GLES3/gl3.h>
 
+#include <algorithm>
+
 #include "core/strings.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
@@ -27,6 +29,9 @@ static float g_font_ratio = 0;
 static int g_frames_left = FRAMES_AFTER_EVENT;
 static bool g_first_frame_done = false;
 static bool g_context_lost = false;
+static double g_max_app_frame_ms = 0;  // the app's own work in a frame, GL excluded (stream_bench.mjs)
+
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms() { return g_max_app_frame_ms; }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
 static void build_fonts(float ratio) {
@@ -164,8 +169,10 @@ static void frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   ImGui_ImplHtml5_AfterNewFrame();
+  const double t0 = emscripten_get_now();
   lab_app_frame(&g_app, now);
   ImGui::Render();
+  g_max_app_frame_ms = std::max(g_max_app_frame_ms, emscripten_get_now() - t0);
 
   ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, int(io.DisplaySize.x * io.DisplayFramebufferScale.x), int(io.DisplaySize.y * io.DisplayFramebufferScale.y));
