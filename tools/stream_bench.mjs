@@ -107,7 +107,7 @@ try {
     await page.goto(site.base + `#v=1&view=perm&layer=0&pack=${packs.base}pack24/`);
     await page.waitForSelector("body[data-lab-ready]");
     console.log("\nwasm heap while the per-token view visits every layer of a 24-layer pack (10.5 MB a layer)");
-    console.log("after layer   heap MB   resident layers");
+    console.log("after layer   heap MB");
     for (let layer = 0; layer < 24; layer++) {
       await page.evaluate((l) => { location.hash = location.hash.replace(/layer=\d+/, "layer=" + l); }, layer);
       await page.waitForFunction((l) => document.getElementById("lab-text").textContent.includes(`Layer ${l}\n`) &&
