@@ -66,6 +66,12 @@ target_link_options(swiglu_lab PRIVATE
   -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_on_cache_answer,_lab_on_cache_store_failed,_lab_bench_max_answer_ms,_lab_bench_max_app_frame_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 
+# The full fonts, fetched only when a pack's text needs characters the embedded ones lack.
+file(MAKE_DIRECTORY ${SITE_DIR}/fonts)
+foreach(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/wqy/wqy-microhei.ttc)
+  add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${font} ${SITE_DIR}/fonts/)
+endforeach()
+
 # The page shell and its static files go beside the js and wasm.
 foreach(f index.html)
   add_custom_command(TARGET swiglu_lab POST_BUILD

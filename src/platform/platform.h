@@ -23,3 +23,6 @@ std::string platform_storage_get(const char* key);
 void platform_storage_set(const char* key, const std::string& value);
 // The network for weight packs (core/stream/fetch_seam.h): answers go to `target`.
 fetch_client* platform_fetch_client(pack_stream* target);
+// Text the page will print that the string table does not hold (a pack's sentences and token
+// pieces, in any script): the platform makes sure its font has those characters.
+void platform_fonts_need(const std::string& text);

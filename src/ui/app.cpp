@@ -163,7 +163,17 @@ static live_choice live_prepare(lab_app* app, double now) {
     pack_stream_open(&app->stream, platform_fetch_client(&app->stream), location, now);
     app->stream_location = location;
     app->perm = live_perm_cache();
+    app->pack_fonts_asked = false;
     weights_panel_free(&app->weights);
+  }
+  if (app->stream.phase == PACK_STREAM_READY && !app->pack_fonts_asked) {
+    std::string text = app->stream.manifest.model_id;
+    for (const pack_probe& p : app->stream.manifest.probes) {
+      text += p.label;
+      for (const std::string& piece : p.pieces) text += piece;
+    }
+    platform_fonts_need(text);
+    app->pack_fonts_asked = true;
   }
   live_choice c = live_resolve(app->state, &app->stream);
   if (c.ready) {

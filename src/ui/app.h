@@ -19,6 +19,7 @@ struct lab_app {
   // results, the heatmap.
   pack_stream stream;
   std::string stream_location;  // what `stream` was opened with
+  bool pack_fonts_asked = false;  // the pack's text was handed to platform_fonts_need
   live_perm_cache perm;
   weights_panel weights;
   std::vector<std::string> notices;  // from the last link read, until dismissed

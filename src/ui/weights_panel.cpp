@@ -113,7 +113,14 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
   }
   ImGui::TextDisabled("%s (%d x %d), %s", MATRIX_LABELS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8));
   heatmap_area(w, s, m, c);
-  ImGui::TextDisabled("%s", tr(STR_WEIGHTS_ZOOM_HINT));
+  // Buttons too: a phone has no wheel (and a pinch zooms the page, not the canvas).
+  if (ImGui::Button(" + ")) w->zoom = std::min(w->zoom * 2, 256.0f);
+  item_probe("weights-zoom-in");
+  ImGui::SameLine();
+  if (ImGui::Button(" - ")) w->zoom = std::max(w->zoom / 2, 1.0f);
+  item_probe("weights-zoom-out");
+  ImGui::SameLine();
+  ImGui::TextDisabled("x%.0f  %s", w->zoom, tr(STR_WEIGHTS_ZOOM_HINT));
 
   // The unit's rule: its gate and up rows (conditions on the input), its down column (what it writes).
   const int H = (int)st->manifest.hidden;

@@ -3,6 +3,8 @@
 // and CORS; a reload fetches no weights; each injected failure shows its message and Retry
 // recovers; the per-token experiments; screenshots of each live view, desktop and phone, en and zh.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { openPage, mirror, hash, waitForMirror, clickItem, startServer } from "./browser.mjs";
 
@@ -107,6 +109,34 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
     await shot(page, "live-weights");
     expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
     await page.context().close();
+  });
+
+  test("a pack whose sentence is in other scripts: its text gets glyphs (the full fonts load once)", async (site) => {
+    // A small Llama-named checkpoint converted here, with pieces in Korean, Russian, Japanese, Greek.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swiglu-scripts-"));
+    const bin = path.dirname(cli);
+    execFileSync(path.join(bin, "make_checkpoint"), ["--out", path.join(dir, "ckpt"), "--naming", "llama", "--hidden", "64",
+      "--intermediate", "176", "--num-layers", "2", "--vocab", "32"], { stdio: "ignore" });
+    execFileSync(cli, ["convert", "--checkpoint", path.join(dir, "ckpt"), "--out", path.join(dir, "pack"), "--layers", "all",
+      "--tokens", "1,2,3,4", "--label", "안녕하세요, Привет! こんにちは αβγ", "--pieces", "안녕하세요|Привет|こんにちは|αβγ"], { stdio: "ignore" });
+    const other = await startServer(dir);
+    try {
+      site.log.length = 0;
+      const page = await openPage(site, `#v=1&view=perm&pack=${other.base}pack/`);
+      await waitForMirror(page, "= exactly 0", LIVE_TIMEOUT);
+      await page.waitForFunction(() => true);
+      const fonts = () => site.log.filter((r) => r.path.startsWith("/fonts/")).map((r) => r.path);
+      for (let i = 0; i < 50 && fonts().length < 2; i++) await page.waitForTimeout(100);
+      expect(fonts().length === 2, "the full fonts were not fetched: " + fonts());
+      expectIncludes(await mirror(page), "Привет", "mirror");
+      await page.waitForTimeout(500);
+      await shot(page, "live-perm-scripts");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    } finally {
+      await other.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const [lang, phone] of [["en", true], ["zh", false], ["zh", true]])

@@ -206,6 +206,25 @@ TEST_CASE("stream: manifest failures and a full cache", "[packs][stream]") {
   f.net.deliver(&f.s, f.now);
   REQUIRE(f.s.phase == PACK_STREAM_READY);
 
+  stream_fixture k(stream_test_pack(5, {0, 2, 4}));
+  k.open();
+  pack_stream_cancel(&k.s);
+  REQUIRE(k.net.pending() == 0);
+  REQUIRE(pack_stream_errors(&k.s) == std::vector<std::string>{"manifest.json: cancelled"});
+  pack_stream_retry(&k.s, k.now);
+  k.settle();
+  REQUIRE(k.s.phase == PACK_STREAM_READY);
+  // Cancel while weights stream: they stop, and Retry picks them up again.
+  pack_stream_want(&k.s, {0, 2, 4}, -1);
+  pack_stream_pump(&k.s, k.now);
+  pack_stream_cancel(&k.s);
+  REQUIRE(k.net.pending() == 0);
+  k.settle();
+  REQUIRE(pack_stream_progress_of(&k.s, -1).failed > 0);
+  pack_stream_retry(&k.s, k.now);
+  k.settle();
+  REQUIRE(pack_stream_errors(&k.s).empty());
+
   stream_fixture g(stream_test_pack(5, {0, 2, 4}));
   g.pack.files["manifest.json"] = "{\"format\": \"something else\"}";
   g.open();

@@ -292,6 +292,8 @@ TEST_CASE("live views: gate shares in the mirror equal stats; per token says exa
   CHECK(renderer_null_get_log()->uploads == uploads + 1);
   CHECK(renderer_null_get_log()->last_rows == 170);
   CHECK(contains(page.mirror(), "W_gate (170 x 60)"));
+  page.click("weights-zoom-in");
+  CHECK(page.app.weights.zoom == 2.0f);
   page.click("weights-W_down");
   lp.settle(page);
   CHECK(renderer_null_get_log()->last_rows == 60);

@@ -333,6 +333,11 @@ void pack_stream_on_response(pack_stream* s, uint32_t request, const fetch_respo
 void pack_stream_on_store_failed(pack_stream* s, const std::string& why) { s->storage_notice = why; }
 
 void pack_stream_cancel(pack_stream* s) {
+  if (s->phase == PACK_STREAM_MANIFEST) {
+    s->client->fetch_cancel(s->manifest_request);
+    s->phase = PACK_STREAM_FAILED;
+    s->manifest_error = std::string(PACK_MANIFEST_FILE) + ": cancelled";
+  }
   for (pack_item& it : s->items)
     if (it.state == PACK_ITEM_LOADING) {
       s->client->fetch_cancel(it.request);

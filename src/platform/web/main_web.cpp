@@ -2,15 +2,19 @@
 // backends, and a frame loop that draws only when something changed (input, resize, animation),
 // so an open tab costs a phone nothing while the class listens.
 #include <emscripten.h>
+#include <emscripten/fetch.h>
 #include <emscripten/html5.h>
 #include <emscripten/html5_webgl.h>
 #include <GLES3/gl3.h>
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 #include "core/strings.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
+#include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
 #include "platform/platform.h"
 #include "platform/web/fetch_web.h"
 #include "platform/web/imgui_impl_html5.h"
@@ -32,6 +36,69 @@ static bool g_context_lost = false;
 static double g_max_app_frame_ms = 0;  // the app's own work in a frame, GL excluded (stream_bench.mjs)
 
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms() { return g_max_app_frame_ms; }
+
+// [SECTION] fonts for a pack's own text. The embedded fonts hold only what the string table
+// prints; a pack's sentences and token pieces may be in any script. Their missing characters
+// are collected, the full fonts (DejaVu Sans, WenQuanYi Micro Hei: Latin, Greek, Cyrillic,
+// Hebrew, Arabic, CJK, kana, Hangul) are fetched beside the page once, and only those glyphs
+// are added to the atlas.
+static const char* const PACK_FONT_FILES[] = {"fonts/DejaVuSans.ttf", "fonts/wqy-microhei.ttc"};
+static std::string g_pack_fonts[2];        // their bytes, once fetched
+static int g_pack_fonts_pending = -1;       // -1 never asked, else fetches still running
+static ImVector<ImWchar> g_pack_ranges;     // the pack's characters the embedded fonts lack
+static bool g_fonts_dirty = false;
+
+static void add_pack_fonts(float ratio) {
+  if (g_pack_ranges.empty()) return;
+  for (int i = 0; i < 2; i++) {
+    if (g_pack_fonts[i].empty()) continue;
+    ImFontConfig c;
+    c.MergeMode = true;
+    c.FontDataOwnedByAtlas = false;
+    c.FontNo = 0;  // the first face of the .ttc
+    ImGui::GetIO().Fonts->AddFontFromMemoryTTF((void*)g_pack_fonts[i].data(), (int)g_pack_fonts[i].size(), UI_FONT_PX * ratio,
+                                               &c, g_pack_ranges.Data);
+  }
+}
+
+static void on_pack_font(emscripten_fetch_t* f) {
+  const int i = (int)(uintptr_t)f->userData;
+  if (f->status == 200) g_pack_fonts[i].assign(f->data, (size_t)f->numBytes);
+  emscripten_fetch_close(f);
+  if (--g_pack_fonts_pending == 0) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
+}
+
+void platform_fonts_need(const std::string& text) {
+  ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+  if (!font) return;
+  ImFontGlyphRangesBuilder missing;
+  bool any = false;
+  for (const char* p = text.c_str(); *p;) {
+    unsigned int c = 0;
+    p += ImTextCharFromUtf8(&c, p, nullptr);
+    if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) missing.AddChar((ImWchar)c), any = true;
+  }
+  if (!any) return;
+  missing.AddRanges(g_pack_ranges.empty() ? nullptr : g_pack_ranges.Data);
+  g_pack_ranges.clear();
+  missing.BuildRanges(&g_pack_ranges);
+  if (g_pack_fonts_pending > 0) return;  // the fetches will rebuild with these too
+  if (g_pack_fonts_pending == 0) {       // the fonts are here already
+    g_fonts_dirty = true;
+    return;
+  }
+  g_pack_fonts_pending = 2;
+  for (int i = 0; i < 2; i++) {
+    emscripten_fetch_attr_t attr;
+    emscripten_fetch_attr_init(&attr);
+    std::strcpy(attr.requestMethod, "GET");
+    attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
+    attr.onsuccess = on_pack_font;
+    attr.onerror = on_pack_font;
+    attr.userData = (void*)(uintptr_t)i;
+    emscripten_fetch(&attr, PACK_FONT_FILES[i]);
+  }
+}
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
 static void build_fonts(float ratio) {
@@ -55,6 +122,7 @@ static void build_fonts(float ratio) {
   cjk.MergeMode = true;
   cjk.FontDataOwnedByAtlas = false;
   io.Fonts->AddFontFromMemoryTTF((void*)font_cjk_ttf, int(font_cjk_ttf_size), UI_FONT_PX * ratio, &cjk, cjk_ranges.Data);
+  add_pack_fonts(ratio);
   io.FontGlobalScale = 1.0f / ratio;
   g_font_ratio = ratio;
 }
@@ -161,7 +229,8 @@ static void frame() {
   --g_frames_left;
 
   float ratio = ImGui_ImplHtml5_PixelRatio();
-  if (ratio != g_font_ratio) {
+  if (ratio != g_font_ratio || g_fonts_dirty) {
+    g_fonts_dirty = false;
     build_fonts(ratio);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
