@@ -62,6 +62,16 @@ static std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
+bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out) {
+  std::vector<int64_t> v;
+  for (const std::string& item : split(text, ',')) {
+    if (item.empty() || item.size() > 12 || item.find_first_not_of("0123456789") != std::string::npos) return false;
+    v.push_back(std::strtoll(item.c_str(), nullptr, 10));
+  }
+  *out = v;
+  return true;
+}
+
 struct decoder {
   url_decoded* result;
   void note(url_problem p, const std::string& key, const std::string& value) {

@@ -38,6 +38,10 @@ std::string url_encode(const lab_state& state);
 // A plain decimal number as links write it ("-1.5", "+2", "1e-3", "\u2212""1"); no hex, inf or nan.
 bool url_parse_number(std::string text, double* out);
 
+// "5,3,1,0" -> whole numbers >= 0, each plain digits (no sign, no spaces), at least one.
+// The CLI's id and layer lists and the permutations read through this one function.
+bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out);
+
 // A pack location a link may name: a relative path inside the site or an http(s) URL.
 bool url_pack_location_ok(const std::string& location);
 

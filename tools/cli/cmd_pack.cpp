@@ -27,21 +27,7 @@ static int fail(const char* cmd, int status, const std::string& msg) {
 }
 
 // "1,2,3" -> ids; anything else is a usage error.
-static bool parse_ids(const std::string& text, std::vector<int64_t>* ids) {
-  ids->clear();
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string::npos) comma = text.size();
-    const std::string item = text.substr(at, comma - at);
-    char* end = nullptr;
-    long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end || v < 0) return false;
-    ids->push_back(v);
-    at = comma + 1;
-  }
-  return true;
-}
+static bool parse_ids(const std::string& text, std::vector<int64_t>* ids) { return url_parse_index_list(text, ids); }
 
 static bool parse_double(const std::string& text, double* out) { return url_parse_number(text, out) && std::isfinite(*out); }
 

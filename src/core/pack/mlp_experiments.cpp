@@ -1,6 +1,8 @@
 // Experiments on a real layer (see mlp_experiments.h).
 #include "core/pack/mlp_experiments.h"
 
+#include "core/url_state.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -83,28 +85,18 @@ std::vector<double> mlp_token_change(const swiglu_q8_layer* L, const float* x, i
 }
 
 bool mlp_parse_perm(const std::string& text, int T, std::vector<int>* perm, std::string* error) {
-  std::vector<int> p;
+  std::vector<int64_t> v;
   std::vector<bool> used((size_t)T, false);
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string::npos) comma = text.size();
-    const std::string item = text.substr(at, comma - at);
-    char* end = nullptr;
-    long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end || v < 0 || v >= T || used[(size_t)v]) {
-      *error = "permutation '" + text + "' must list each of 0.." + std::to_string(T - 1) + " exactly once";
-      return false;
-    }
-    used[(size_t)v] = true;
-    p.push_back((int)v);
-    at = comma + 1;
+  bool ok = url_parse_index_list(text, &v) && (int)v.size() == T;
+  for (size_t i = 0; ok && i < v.size(); i++) {
+    ok = v[i] < T && !used[(size_t)v[i]];
+    if (ok) used[(size_t)v[i]] = true;
   }
-  if ((int)p.size() != T) {
+  if (!ok) {
     *error = "permutation '" + text + "' must list each of 0.." + std::to_string(T - 1) + " exactly once";
     return false;
   }
-  *perm = p;
+  perm->assign(v.begin(), v.end());
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include "core/checkpoint/dtype.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/quant/q8_format.h"
+#include "core/url_state.h"
 
 void pack_probe_input(const float* emb, int T, int hidden, const float* norm_w, model_norm_kind kind, double eps,
                       float* x) {
@@ -31,23 +32,21 @@ bool pack_parse_layers(const std::string& text, int64_t num_layers, std::vector<
     for (int64_t i = 0; i < num_layers; i++) layers->push_back((int)i);
     return true;
   }
-  size_t at = 0;
-  while (at <= text.size()) {
-    size_t comma = text.find(',', at);
-    if (comma == std::string::npos) comma = text.size();
-    const std::string item = text.substr(at, comma - at);
-    char* end = nullptr;
-    long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end || v < 0 || v >= num_layers) {
-      *error = "layer '" + item + "' is not a layer of this model (0.." + std::to_string(num_layers - 1) + ")";
+  std::vector<int64_t> v;
+  if (!url_parse_index_list(text, &v)) {
+    *error = "layers '" + text + "' must be \"all\" or a comma list like 0,11,23";
+    return false;
+  }
+  for (int64_t l : v) {
+    if (l >= num_layers) {
+      *error = "layer " + std::to_string(l) + " is not a layer of this model (0.." + std::to_string(num_layers - 1) + ")";
       return false;
     }
-    if (std::find(layers->begin(), layers->end(), (int)v) != layers->end()) {
-      *error = "layer " + item + " is listed twice";
+    if (std::find(layers->begin(), layers->end(), (int)l) != layers->end()) {
+      *error = "layer " + std::to_string(l) + " is listed twice";
       return false;
     }
-    layers->push_back((int)v);
-    at = comma + 1;
+    layers->push_back((int)l);
   }
   return true;
 }
