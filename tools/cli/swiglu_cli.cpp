@@ -19,12 +19,15 @@
 #include "core/param_budget.h"
 #include "core/url_state.h"
 
+int cli_tokenize(int argc, char** argv);  // cmd_tokenize.cpp
+
 static int usage() {
   std::fprintf(stderr,
                "usage: swiglu hand [--x X1,X2] [--wu W*8] [--wg W*8] [--wd W*8] [--steps]\n"
                "       swiglu silu Z\n"
                "       swiglu budget [--h H] [--f F] [--layers L]\n"
-               "       swiglu url FRAGMENT\n");
+               "       swiglu url FRAGMENT\n"
+               "       swiglu tokenize --tokenizer FILE [--json] TEXT\n");
   return 2;
 }
 
@@ -128,5 +131,6 @@ int main(int argc, char** argv) {
   if (cmd == "silu") return cmd_silu(argc - 2, argv + 2);
   if (cmd == "budget") return cmd_budget(argc - 2, argv + 2);
   if (cmd == "url") return cmd_url(argc - 2, argv + 2);
+  if (cmd == "tokenize") return cli_tokenize(argc - 2, argv + 2);
   return usage();
 }
