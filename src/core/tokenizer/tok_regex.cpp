@@ -41,7 +41,7 @@ std::string tok_regex_onig_spaces(const std::string& p) {
 bool tok_regex_compile(const std::string& pattern, bool literal, tok_regex* out, std::string* error) {
   int code_err = 0;
   PCRE2_SIZE offset = 0;
-  uint32_t options = PCRE2_UTF | PCRE2_UCP | (literal ? PCRE2_LITERAL : 0);
+  uint32_t options = PCRE2_UTF | (literal ? PCRE2_LITERAL : PCRE2_UCP);  // LITERAL refuses UCP
   std::string source = literal ? pattern : tok_regex_onig_spaces(pattern);
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(source.data()), source.size(), options,
                                    &code_err, &offset, nullptr);
