@@ -1,19 +1,6 @@
 # The command-line tool, run as a user would: the lesson's numbers, edited weights, bad input.
 # cmake -DCLI=path/to/swiglu -P cli_hand_test.cmake
-function(run expect_rc)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "swiglu ${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-function(expect text haystack)
-  string(FIND "${haystack}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected to find '${text}' in:\n${haystack}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_lib.cmake)
 
 run(0 hand)
 expect("u = W_up x   = [1.000000, 2.000000, 3.000000, -1.000000]" "${out}")

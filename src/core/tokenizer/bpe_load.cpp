@@ -179,13 +179,13 @@ static bool merge_sides(const json& item, std::string* a, std::string* b) {
     const std::string& s = item.get_ref<const std::string&>();
     size_t sp = s.find(' ');
     if (sp == std::string::npos || s.find(' ', sp + 1) != std::string::npos) return false;
-    *a = s.substr(0, sp);
-    *b = s.substr(sp + 1);
+    a->assign(s, 0, sp);
+    b->assign(s, sp + 1, std::string::npos);
     return true;
   }
   if (item.is_array() && item.size() == 2 && item[0].is_string() && item[1].is_string()) {
-    *a = item[0].get<std::string>();
-    *b = item[1].get<std::string>();
+    *a = item[0].get_ref<const std::string&>();
+    *b = item[1].get_ref<const std::string&>();
     return true;
   }
   return false;
@@ -195,15 +195,16 @@ static bool load_merges(const json& model, bpe_model* m, std::string* error) {
   const json* merges = json_field(model, "merges");
   if (!merges || !merges->is_array()) { *error = "model.merges must be a list"; return false; }
   m->merges.reserve(merges->size());
-  std::string a, b;
+  std::string a, b, ab;
   int rank = 0;
   for (const json& item : *merges) {
-    std::string where = "model.merges[" + std::to_string(rank) + "]";
-    if (!merge_sides(item, &a, &b)) { *error = where + " must be \"a b\" or [\"a\", \"b\"]"; return false; }
-    auto ia = m->vocab.find(a), ib = m->vocab.find(b), iab = m->vocab.find(a + b);
+    auto where = [rank] { return "model.merges[" + std::to_string(rank) + "]"; };  // built on error only
+    if (!merge_sides(item, &a, &b)) { *error = where() + " must be \"a b\" or [\"a\", \"b\"]"; return false; }
+    ab.assign(a).append(b);
+    auto ia = m->vocab.find(a), ib = m->vocab.find(b), iab = m->vocab.find(ab);
     const std::string* missing = ia == m->vocab.end() ? &a : ib == m->vocab.end() ? &b : nullptr;
-    if (missing) { *error = where + " names '" + missing->substr(0, 64) + "', which is not in the vocab"; return false; }
-    if (iab == m->vocab.end()) { *error = where + ": the merged token '" + (a + b).substr(0, 64) + "' is not in the vocab"; return false; }
+    if (missing) { *error = where() + " names '" + missing->substr(0, 64) + "', which is not in the vocab"; return false; }
+    if (iab == m->vocab.end()) { *error = where() + ": the merged token '" + ab.substr(0, 64) + "' is not in the vocab"; return false; }
     m->merges.emplace(bpe_pair_key(ia->second, ib->second), bpe_merge{rank, iab->second});  // first rank wins
     ++rank;
   }
