@@ -151,6 +151,9 @@ TEST_CASE("a single_word added token matches only as a whole word", "[tokenizer]
   CHECK(tiny_encode(&tok, "ab") == ids_t{300});
   CHECK(tiny_encode(&tok, "ab cab") == ids_t{300, ' ', 'c', 'a', 'b'});
   CHECK(tiny_encode(&tok, "abc") == ids_t{'a', 'b', 'c'});
+  CHECK(tiny_encode(&tok, "ab_") == ids_t{'a', 'b', '_'});            // '_' is a word character
+  CHECK(tiny_encode(&tok, "ab\xC2\xB2") == ids_t{300, 0xC2, 0xB2});    // '²' is not
+  CHECK(tiny_encode(&tok, "ab\xCC\x81") == ids_t{'a', 'b', 0xCC, 0x81});  // a combining mark is
 }
 
 TEST_CASE("a normalized added token is matched on the normalized text", "[tokenizer]") {
@@ -216,7 +219,7 @@ TEST_CASE("Split behaviors: Isolated, Removed, MergedWithPrevious/Next, Contiguo
   CHECK(split_with("Isolated", "a--b") == ids_t{'a', '-', '-', 'b'});
 }
 
-TEST_CASE("Digits splits ASCII digits one by one or in runs", "[tokenizer]") {
+TEST_CASE("Digits splits numbers (any script) one by one or in runs", "[tokenizer]") {
   tiny_spec s;
   s.merges = {{"1", "2"}};
   auto digits = [&](bool individual) {
@@ -228,6 +231,11 @@ TEST_CASE("Digits splits ASCII digits one by one or in runs", "[tokenizer]") {
   bpe_tokenizer one = digits(true), runs = digits(false);
   CHECK(tiny_encode(&one, "x123") == ids_t{'x', '1', '2', '3'});
   CHECK(tiny_encode(&runs, "x123") == ids_t{'x', tiny_merge_id(0), '3'});
+  // U+0663 (Arabic-Indic three) is numeric: the two spaces before it stay one piece, so the
+  // ByteLevel split cannot give one of them to the digit.
+  s.merges = {{" ", " "}};
+  bpe_tokenizer arabic = digits(true);
+  CHECK(tiny_encode(&arabic, "x  \xD9\xA3") == ids_t{'x', tiny_merge_id(0), 0xD9, 0xA3});
 }
 
 TEST_CASE("\\s in patterns means Oniguruma's White_Space (U+0085 yes, U+180E no)", "[tokenizer]") {

@@ -134,8 +134,8 @@ static bool load_pretokenizer(const json& p, int depth, bpe_model* m, bool* byte
   } else if (t == "Digits") {
     bool individual = false;
     if (!json_read_bool(p, "individual_digits", false, &individual, "pre_tokenizer Digits", error)) return false;
-    // The library's Digits splits on ASCII digits only (char::is_ascii_digit).
-    if (!tok_regex_compile("[0-9]", false, &step.regex, error)) return false;
+    // The library's Digits splits on char::is_numeric: every Nd, Nl and No character, not just 0-9.
+    if (!tok_regex_compile("\\p{N}", false, &step.regex, error)) return false;
     step.behavior = individual ? BPE_SPLIT_ISOLATED : BPE_SPLIT_CONTIGUOUS;
   } else if (t == "Sequence") {
     const json* list = json_field(p, "pretokenizers");

@@ -23,7 +23,8 @@ std::string tok_normalize(const std::string& text, char form);
 // Unicode White_Space (what Rust's char::is_whitespace says), for lstrip/rstrip of added tokens.
 bool tok_is_whitespace(unsigned cp);
 
-// Rust's char::is_alphanumeric (letters and numbers), for single_word added tokens.
+// A Unicode word character as the library's single_word check sees it (the Rust regex crate's
+// \w: Alphabetic, marks, decimal digits, connector punctuation, joiners; not "²").
 bool tok_is_word_char(unsigned cp);
 
 // GPT-2's byte-level alphabet: byte b is written as the code point tok_byte_to_cp(b); the
