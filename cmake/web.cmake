@@ -34,21 +34,36 @@ foreach(font latin cjk)
   list(APPEND FONT_SOURCES ${cpp})
 endforeach()
 
+# [SECTION] shaders (shaders/*.vert, *.frag), embedded like the fonts
+set(SHADER_SOURCES)
+foreach(shader heatmap.vert heatmap.frag)
+  string(REPLACE "." "_" symbol "shader_${shader}")
+  set(cpp ${CMAKE_BINARY_DIR}/shaders/${symbol}.cpp)
+  add_custom_command(OUTPUT ${cpp}
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${CMAKE_SOURCE_DIR}/shaders/${shader} -DOUTPUT=${cpp} -DSYMBOL=${symbol}
+            -P ${CMAKE_SOURCE_DIR}/cmake/embed_binary.cmake
+    DEPENDS ${CMAKE_SOURCE_DIR}/shaders/${shader} ${CMAKE_SOURCE_DIR}/cmake/embed_binary.cmake VERBATIM)
+  list(APPEND SHADER_SOURCES ${cpp})
+endforeach()
+
 # [SECTION] the app
 add_executable(swiglu_lab
   src/platform/web/main_web.cpp
   src/platform/web/platform_web.cpp
   src/platform/web/imgui_impl_html5.cpp
+  src/platform/web/fetch_web.cpp
+  src/platform/web/renderer_gl.cpp
   ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp
   ${FONT_SOURCES}
+  ${SHADER_SOURCES}
 )
 target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends)
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
 target_link_options(swiglu_lab PRIVATE
   -sUSE_WEBGL2=1 -sFULL_ES3=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall
-  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_malloc,_free
+  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall -sFETCH=1
+  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_on_cache_answer,_lab_on_cache_store_failed,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 
 # The page shell and its static files go beside the js and wasm.

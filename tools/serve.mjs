@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A small static server for the page: honours HTTP Range requests (the weight streaming reads
 // files in ranges) and serves .wasm as application/wasm (so browsers compile while downloading).
-// python3 -m http.server does neither.
+// python3 -m http.server does neither. It allows any origin to read (CORS), so a pack it hosts
+// opens from a page on another host, as a teacher's own server would be set up (README).
+// The browser tests also give it faults to inject per file (options.faults) and read its log.
 //
 //   node tools/serve.mjs [--root build-wasm/site] [--port 8080] [--host 127.0.0.1]
 //   PORT=9000 node tools/serve.mjs
@@ -17,25 +19,44 @@ const MIME = {
 };
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".wasm", ".css", ".json", ".svg", ".txt"]);
 
-export function createServer(root) {
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges",
+};
+
+// options.faults: Map of file name -> { status, truncate, corrupt, drop, ignoreRange, times }
+// (times: how many requests it hits; absent: all). options.log: an array that gets one entry per
+// request: { path, range, status }.
+export function createServer(root, options = {}) {
   root = path.resolve(root);
+  const faults = options.faults || new Map();
   return http.createServer((req, res) => {
     const url = new URL(req.url, "http://localhost");
+    if (req.method === "OPTIONS") {  // a preflight, for a Range request from another origin
+      res.writeHead(204, { ...CORS, "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" });
+      return res.end();
+    }
     let rel;
     try { rel = decodeURIComponent(url.pathname); } catch { return send(res, 400, "bad path"); }
     if (rel.endsWith("/")) rel += "index.html";
     const file = path.resolve(root, "." + rel);
     if (file !== root && !file.startsWith(root + path.sep)) return send(res, 403, "forbidden");
+    const fault = takeFault(faults, path.basename(file));
+    if (options.log) options.log.push({ path: rel, range: req.headers.range || "", status: fault?.status || 0 });
+    if (fault?.status) return send(res, fault.status, `injected ${fault.status}`);
+    if (fault?.drop) return req.socket.destroy();
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) return send(res, 404, "not found");
       const ext = path.extname(file);
+      if (fault?.truncate || fault?.corrupt) return sendFaulty(res, file, st, req.headers.range, fault);
       const headers = {
+        ...CORS,
         "Content-Type": MIME[ext] || "application/octet-stream",
         "Accept-Ranges": "bytes",
         "Cache-Control": "no-cache",
         "Last-Modified": st.mtime.toUTCString(),
       };
-      const range = req.headers.range;
+      const range = fault?.ignoreRange ? undefined : req.headers.range;
       if (range) {
         const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
         let start, end;
@@ -44,7 +65,7 @@ export function createServer(root) {
           else { start = Number(m[1]); end = m[2] === "" ? st.size - 1 : Math.min(Number(m[2]), st.size - 1); }
         }
         if (start === undefined || start > end || start >= st.size) {
-          res.writeHead(416, { "Content-Range": `bytes */${st.size}`, "Content-Type": "text/plain" });
+          res.writeHead(416, { ...CORS, "Content-Range": `bytes */${st.size}`, "Content-Type": "text/plain" });
           return res.end("range not satisfiable");
         }
         res.writeHead(206, { ...headers, "Content-Range": `bytes ${start}-${end}/${st.size}`, "Content-Length": end - start + 1 });
@@ -65,8 +86,29 @@ export function createServer(root) {
 }
 
 function send(res, code, text) {
-  res.writeHead(code, { "Content-Type": "text/plain; charset=utf-8" });
+  res.writeHead(code, { ...CORS, "Content-Type": "text/plain; charset=utf-8" });
   res.end(text + "\n");
+}
+
+function takeFault(faults, name) {
+  const f = faults.get(name);
+  if (!f || f.times === 0) return null;
+  if (f.times > 0) f.times--;
+  return f;
+}
+
+// The requested bytes, cut to half (truncate) or with one byte flipped (corrupt), sent as if
+// that were the file: what a broken upload or a bad proxy hands out.
+function sendFaulty(res, file, st, range, fault) {
+  const m = /^bytes=(\d+)-(\d*)$/.exec((range || "").trim());
+  const start = m ? Number(m[1]) : 0, end = m && m[2] !== "" ? Math.min(Number(m[2]), st.size - 1) : st.size - 1;
+  let body = fs.readFileSync(file).subarray(start, end + 1);
+  if (fault.truncate) body = body.subarray(0, body.length >> 1);
+  if (fault.corrupt && body.length) { body = Buffer.from(body); body[body.length >> 1] ^= 0x40; }
+  const headers = { ...CORS, "Content-Type": "application/octet-stream", "Content-Length": body.length };
+  if (m) headers["Content-Range"] = `bytes ${start}-${start + body.length - 1}/${st.size}`;
+  res.writeHead(m ? 206 : 200, headers);
+  res.end(body);
 }
 
 // Run directly: serve until stopped.

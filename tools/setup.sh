@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
-# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts), Dear ImGui's sources from
+# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing), Dear ImGui's sources from
 # Debian's source package (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
 fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates \
-libpcre2-dev libutf8proc-dev nlohmann-json3-dev pkg-config"
+nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev \
+libpcre2-dev libutf8proc-dev pkg-config"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

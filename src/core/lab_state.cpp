@@ -1,7 +1,7 @@
 // Default view state (see lab_state.h).
 #include "core/lab_state.h"
 
-#include <cstring>
+#include "core/url_state.h"
 
 lab_state lab_state_default() {
   lab_state s{};
@@ -16,19 +16,16 @@ lab_state lab_state_default() {
   s.hidden = 1024;
   s.intermediate = 3584;
   s.layers = 24;
+  s.layer = -1;
+  s.probe = 0;
+  s.threshold = LAB_THRESHOLD_DEFAULT;
+  s.hist_token = -1;
+  s.token = 2;  // lesson 000: "change token 2"
+  s.delta = 1.0;
+  s.unit = 0;
+  s.matrix = LAB_MATRIX_GATE;
   return s;
 }
 
-static bool same_doubles(const double* a, const double* b, int n) {
-  for (int i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-bool lab_state_equal(const lab_state& a, const lab_state& b) {
-  return a.view == b.view && a.lang == b.lang && same_doubles(a.x, b.x, HAND_IN) &&
-         same_doubles(a.w.up, b.w.up, 8) && same_doubles(a.w.gate, b.w.gate, 8) &&
-         same_doubles(a.w.down, b.w.down, 8) && a.step == b.step && a.probe_z == b.probe_z &&
-         a.show_sigmoid == b.show_sigmoid && a.show_gelu == b.show_gelu &&
-         a.hidden == b.hidden && a.intermediate == b.intermediate && a.layers == b.layers;
-}
+// Two states are equal when their links are: one definition of what a view is (url_keys.cpp).
+bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }

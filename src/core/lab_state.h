@@ -3,10 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/hand_calc.h"
 
-enum lab_view { LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_COUNT };
+// The views, in the order of the page's buttons. Their names and labels live in one table
+// (view_table.h); the panels in one table of the app (ui/app.cpp).
+enum lab_view { LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES, LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_COUNT };
 enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 
 // Ranges a link may set; values outside are clamped (and the page says so).
@@ -19,6 +23,11 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_INTERMEDIATE_MAX 262144
 #define LAB_LAYERS_MIN 1
 #define LAB_LAYERS_MAX 1024
+#define LAB_THRESHOLD_DEFAULT 0.1  // lessons 000/003: "clearly open" above +0.1, "negative" below -0.1
+#define LAB_DELTA_LIMIT 100.0
+#define LAB_TOKENS_MAX 4096
+#define LAB_UNIT_MAX (1 << 20)
+enum lab_matrix { LAB_MATRIX_GATE, LAB_MATRIX_UP, LAB_MATRIX_DOWN, LAB_MATRIX_COUNT };
 
 struct lab_state {
   lab_view view;
@@ -32,6 +41,18 @@ struct lab_state {
   bool show_sigmoid, show_gelu;
   // Parameter budget (lessons 001/003)
   int64_t hidden, intermediate, layers;
+  // Real weights (lessons 000/003): which pack, which of its layers, and each live view's settings
+  std::string pack;                  // "" = the embedded default; else a relative path or http(s) URL
+  std::vector<int64_t> pack_layers;  // the layers the histograms show; empty = every layer of the pack
+  int64_t layer;                     // the per-token and weights views' layer; -1 = the pack's first
+  int64_t probe;                     // which probe sentence
+  double threshold;                  // |silu(gate)| line of the gate histograms
+  int64_t hist_token;                // -1 all tokens, else one token's histogram
+  std::vector<int64_t> perm;         // the shuffle; empty = the lesson's [5, 3, 1, 0, 2, 4]
+  int64_t token;                     // "change one token": which one
+  double delta;                      // ... by how much
+  int64_t unit;                      // the weights view's intermediate unit
+  int matrix;                        // lab_matrix shown as a heatmap
 };
 
 // The lesson's example: x = [1, 2], lesson 002's weights, every step shown, probe at z = -1,

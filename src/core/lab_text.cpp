@@ -5,9 +5,11 @@
 
 #include "core/activations.h"
 #include "core/hand_explain.h"
+#include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/param_budget.h"
 #include "core/strings.h"
+#include "core/view_table.h"
 
 static std::string format(const char* fmt, const std::string& a, const std::string& b = "") {
   char buf[512];
@@ -82,10 +84,11 @@ static std::string budget_text(const lab_state& s) {
   return out;
 }
 
-std::string lab_text(const lab_state& s) {
+std::string lab_text(const lab_state& s, const pack_stream* stream, const live_perm_cache* perm) {
   lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
-  std::string out = s.view == LAB_VIEW_SILU     ? silu_text(s)
+  std::string out = lab_view_get(s.view).live ? live_text(s, stream, perm)
+                    : s.view == LAB_VIEW_SILU   ? silu_text(s)
                     : s.view == LAB_VIEW_BUDGET ? budget_text(s)
                                                 : hand_text(s);
   strings_set_lang(saved);

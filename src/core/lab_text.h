@@ -9,7 +9,10 @@
 #include "core/lab_state.h"
 #include "core/url_state.h"
 
-std::string lab_text(const lab_state& state);
+struct pack_stream;
+struct live_perm_cache;
+// The live views (view_table.h) also read the streamed pack and the per-token results.
+std::string lab_text(const lab_state& state, const pack_stream* stream = nullptr, const live_perm_cache* perm = nullptr);
 
 struct budget_counts;
 // "10.50 h², 131.2% of the classic budget" (in the current language): the budget's bottom line.

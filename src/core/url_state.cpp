@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/view_table.h"
+
 // [SECTION] reading values
 
 static int hex_digit(char c) {
@@ -93,67 +95,156 @@ struct decoder {
   }
 };
 
+// [SECTION] the keys: one row each drives decode, encode and equality
+
+static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
+static const char* const OVERLAY_NAMES[] = {"sigmoid", "gelu"};
+static const char* const MATRIX_NAMES[LAB_MATRIX_COUNT] = {"gate", "up", "down"};
+
+enum url_key_kind {
+  URL_KEY_NUMBERS,   // `count` comma-separated numbers into double[count], clamped to [lo, hi]
+  URL_KEY_INTEGER,   // one whole number into int64_t, clamped
+  URL_KEY_INT,       // the same into an int
+  URL_KEY_CHOICE,    // one of `names` into an int-sized enum
+  URL_KEY_FLAGS,     // a comma list of `names` into bools, one per name
+  URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
+  URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
+};
+
+struct url_key {
+  const char* key;
+  url_key_kind kind;
+  void* (*field)(lab_state* s);  // where the value lives (the type follows from the kind)
+  int count;
+  double lo, hi;
+  const char* const* names;
+  void* (*const* flag_fields)(lab_state* s) = nullptr;  // URL_KEY_FLAGS: one bool per name
+};
+
+#define URL_FIELD(expr) [](lab_state* s) -> void* { return (void*)&(s->expr); }
+static void* (*const OVERLAY_FIELDS[])(lab_state*) = {URL_FIELD(show_sigmoid), URL_FIELD(show_gelu)};
+
+// The public interface of shared links: a key keeps its meaning once shipped (README).
+// "v" is read before the rest and written first; these follow in this order.
+static const url_key URL_KEYS[] = {
+    {"view", URL_KEY_CHOICE, URL_FIELD(view), LAB_VIEW_COUNT, 0, 0, LAB_VIEW_NAMES},
+    {"lang", URL_KEY_CHOICE, URL_FIELD(lang), LAB_LANG_COUNT, 0, 0, LANG_NAMES},
+    {"x", URL_KEY_NUMBERS, URL_FIELD(x), HAND_IN, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wu", URL_KEY_NUMBERS, URL_FIELD(w.up), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wg", URL_KEY_NUMBERS, URL_FIELD(w.gate), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wd", URL_KEY_NUMBERS, URL_FIELD(w.down), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"step", URL_KEY_INT, URL_FIELD(step), 1, 0, HAND_STEP_COUNT - 1, nullptr},
+    {"z", URL_KEY_NUMBERS, URL_FIELD(probe_z), 1, LAB_PROBE_MIN, LAB_PROBE_MAX, nullptr},
+    {"ov", URL_KEY_FLAGS, nullptr, 2, 0, 0, OVERLAY_NAMES, OVERLAY_FIELDS},
+    {"h", URL_KEY_INTEGER, URL_FIELD(hidden), 1, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX, nullptr},
+    {"f", URL_KEY_INTEGER, URL_FIELD(intermediate), 1, LAB_INTERMEDIATE_MIN, LAB_INTERMEDIATE_MAX, nullptr},
+    {"layers", URL_KEY_INTEGER, URL_FIELD(layers), 1, LAB_LAYERS_MIN, LAB_LAYERS_MAX, nullptr},
+    // Real weights. ("layers" above is the budget's layer count, shipped first: the pack's
+    // selected layers are "pl".)
+    {"pack", URL_KEY_PACK, URL_FIELD(pack), 1, 0, 0, nullptr},
+    {"pl", URL_KEY_INTEGERS, URL_FIELD(pack_layers), 64, 0, LAB_LAYERS_MAX - 1, nullptr},
+    {"layer", URL_KEY_INTEGER, URL_FIELD(layer), 1, -1, LAB_LAYERS_MAX - 1, nullptr},
+    {"probe", URL_KEY_INTEGER, URL_FIELD(probe), 1, 0, 63, nullptr},
+    {"thr", URL_KEY_NUMBERS, URL_FIELD(threshold), 1, 0, 1, nullptr},
+    {"htok", URL_KEY_INTEGER, URL_FIELD(hist_token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
+    {"perm", URL_KEY_INTEGERS, URL_FIELD(perm), LAB_TOKENS_MAX, 0, LAB_TOKENS_MAX - 1, nullptr},
+    {"tok", URL_KEY_INTEGER, URL_FIELD(token), 1, 0, LAB_TOKENS_MAX - 1, nullptr},
+    {"delta", URL_KEY_NUMBERS, URL_FIELD(delta), 1, -LAB_DELTA_LIMIT, LAB_DELTA_LIMIT, nullptr},
+    {"unit", URL_KEY_INTEGER, URL_FIELD(unit), 1, 0, LAB_UNIT_MAX - 1, nullptr},
+    {"mat", URL_KEY_CHOICE, URL_FIELD(matrix), LAB_MATRIX_COUNT, 0, 0, MATRIX_NAMES},
+};
+
 // [SECTION] decode
 
-static const char* const VIEW_NAMES[LAB_VIEW_COUNT] = {"hand", "silu", "budget"};
-static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
+// A pack location a link may name: a relative path inside this site (no "..", no scheme) or
+// an http(s) URL; nothing that could run script or leave the two.
+bool url_pack_location_ok(const std::string& v) {
+  if (v.empty() || v.size() > 512) return false;
+  for (unsigned char c : v)
+    if (c <= ' ' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '`' || c == 0x7f) return false;
+  const bool http = v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;
+  if (!http && (v.find(':') != std::string::npos || v[0] == '/' )) return false;
+  for (const std::string& part : split(v, '/'))
+    if (part == "..") return false;
+  return true;
+}
+
+static void decode_value(decoder& d, const url_key& k, const std::string& value, lab_state* s) {
+  void* f = k.field ? k.field(s) : nullptr;
+  switch (k.kind) {
+    case URL_KEY_NUMBERS: d.numbers(k.key, value, (double*)f, k.count, k.lo, k.hi); break;
+    case URL_KEY_INTEGER: d.integer(k.key, value, (int64_t*)f, (int64_t)k.lo, (int64_t)k.hi); break;
+    case URL_KEY_INT: {
+      int64_t v = *(int*)f;
+      d.integer(k.key, value, &v, (int64_t)k.lo, (int64_t)k.hi);
+      *(int*)f = (int)v;
+      break;
+    }
+    case URL_KEY_CHOICE: {
+      int found = -1;
+      for (int i = 0; i < k.count; ++i)
+        if (value == k.names[i]) found = i;
+      if (found < 0) d.note(URL_MALFORMED, k.key, value);
+      else *(int*)f = found;
+      break;
+    }
+    case URL_KEY_FLAGS: {
+      bool on[8] = {false}, ok = true;
+      for (const std::string& name : split(value, ',')) {
+        bool known = false;
+        for (int i = 0; i < k.count; ++i)
+          if (name == k.names[i]) on[i] = known = true;
+        if (!known && !name.empty()) ok = false;
+      }
+      if (!ok) d.note(URL_MALFORMED, k.key, value);
+      else
+        for (int i = 0; i < k.count; ++i) *(bool*)k.flag_fields[i](s) = on[i];
+      break;
+    }
+    case URL_KEY_INTEGERS: {
+      std::vector<int64_t> out;
+      bool ok = value.empty() || (int)split(value, ',').size() <= k.count;
+      for (const std::string& part : value.empty() ? std::vector<std::string>() : split(value, ',')) {
+        int64_t v = 0;
+        size_t before = d.result->notices.size();
+        if (ok) d.integer(k.key, part, &v, (int64_t)k.lo, (int64_t)k.hi);
+        if (d.result->notices.size() != before && d.result->notices.back().problem == URL_MALFORMED) {
+          d.result->notices.pop_back();
+          ok = false;
+        }
+        out.push_back(v);
+      }
+      if (!ok) d.note(URL_MALFORMED, k.key, value);
+      else *(std::vector<int64_t>*)f = out;
+      break;
+    }
+    case URL_KEY_PACK:  // empty: the embedded default
+      if (!value.empty() && !url_pack_location_ok(value)) d.note(URL_MALFORMED, k.key, value);
+      else *(std::string*)f = value;
+      break;
+  }
+}
 
 url_decoded url_decode(const std::string& fragment) {
   url_decoded r{lab_state_default(), {}};
   decoder d{&r};
   std::string body = !fragment.empty() && fragment[0] == '#' ? fragment.substr(1) : fragment;
   if (body.empty()) return r;
+  lab_state& s = r.state;
 
   for (const std::string& pair : split(body, '&')) {
     if (pair.empty()) continue;
     size_t eq = pair.find('=');
     std::string key = percent_decode(pair.substr(0, eq));
     std::string value = eq == std::string::npos ? "" : percent_decode(pair.substr(eq + 1));
-    lab_state& s = r.state;
-
     if (key == "v") {
       int64_t v = URL_STATE_VERSION;
       d.integer(key, value, &v, 1, INT64_MAX / 2);
       if (v > URL_STATE_VERSION) d.note(URL_NEWER_VERSION, key, value);
-    } else if (key == "view" || key == "lang") {
-      bool is_view = key == "view";
-      const char* const* names = is_view ? VIEW_NAMES : LANG_NAMES;
-      int count = is_view ? int(LAB_VIEW_COUNT) : int(LAB_LANG_COUNT), found = -1;
-      for (int i = 0; i < count; ++i)
-        if (value == names[i]) found = i;
-      if (found < 0) d.note(URL_MALFORMED, key, value);
-      else if (is_view) s.view = lab_view(found);
-      else s.lang = lab_lang(found);
-    } else if (key == "x") {
-      d.numbers(key, value, s.x, HAND_IN, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
-    } else if (key == "wu") {
-      d.numbers(key, value, s.w.up, 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
-    } else if (key == "wg") {
-      d.numbers(key, value, s.w.gate, 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
-    } else if (key == "wd") {
-      d.numbers(key, value, s.w.down, 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
-    } else if (key == "step") {
-      int64_t step = s.step;
-      d.integer(key, value, &step, 0, HAND_STEP_COUNT - 1);
-      s.step = int(step);
-    } else if (key == "z") {
-      d.numbers(key, value, &s.probe_z, 1, LAB_PROBE_MIN, LAB_PROBE_MAX);
-    } else if (key == "ov") {
-      bool sig = false, gelu = false, ok = true;
-      for (const std::string& name : split(value, ',')) {
-        if (name == "sigmoid") sig = true;
-        else if (name == "gelu") gelu = true;
-        else if (!name.empty()) ok = false;
-      }
-      if (!ok) d.note(URL_MALFORMED, key, value);
-      else s.show_sigmoid = sig, s.show_gelu = gelu;
-    } else if (key == "h") {
-      d.integer(key, value, &s.hidden, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX);
-    } else if (key == "f") {
-      d.integer(key, value, &s.intermediate, LAB_INTERMEDIATE_MIN, LAB_INTERMEDIATE_MAX);
-    } else if (key == "layers") {
-      d.integer(key, value, &s.layers, LAB_LAYERS_MIN, LAB_LAYERS_MAX);
+      continue;
     }
+    for (const url_key& k : URL_KEYS)
+      if (key == k.key) decode_value(d, k, value, &s);
     // Any other key is ignored: links from newer pages, or trackers appending their own.
   }
   return r;
@@ -181,22 +272,45 @@ static std::string join(const double* v, int n) {
   return s;
 }
 
-std::string url_encode(const lab_state& s) {
-  std::string ov;
-  if (s.show_sigmoid) ov += "sigmoid";
-  if (s.show_gelu) ov += ov.empty() ? "gelu" : ",gelu";
+// Characters a value may hold that would break the fragment's syntax.
+static std::string percent_encode(const std::string& v) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : v) {
+    if (c == '%' || c == '&' || c == '#' || c == '=' || c == '+' || c <= ' ' || c >= 0x7f) {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += (char)c;
+    }
+  }
+  return out;
+}
+
+static std::string encode_value(const url_key& k, lab_state* s) {
+  void* f = k.field ? k.field(s) : nullptr;
+  std::string out;
+  switch (k.kind) {
+    case URL_KEY_NUMBERS: return join((double*)f, k.count);
+    case URL_KEY_INTEGER: return std::to_string(*(int64_t*)f);
+    case URL_KEY_INT: return std::to_string(*(int*)f);
+    case URL_KEY_CHOICE: return k.names[*(int*)f];
+    case URL_KEY_FLAGS:
+      for (int i = 0; i < k.count; ++i)
+        if (*(bool*)k.flag_fields[i](s)) out += (out.empty() ? "" : ",") + std::string(k.names[i]);
+      return out;
+    case URL_KEY_INTEGERS:
+      for (int64_t v : *(std::vector<int64_t>*)f) out += (out.empty() ? "" : ",") + std::to_string(v);
+      return out;
+    case URL_KEY_PACK: return percent_encode(*(std::string*)f);
+  }
+  return out;
+}
+
+std::string url_encode(const lab_state& state) {
+  lab_state s = state;  // the table's accessors take a mutable state
   std::string out = "v=" + std::to_string(URL_STATE_VERSION);
-  out += std::string("&view=") + VIEW_NAMES[s.view];
-  out += std::string("&lang=") + LANG_NAMES[s.lang];
-  out += "&x=" + join(s.x, HAND_IN);
-  out += "&wu=" + join(s.w.up, 8);
-  out += "&wg=" + join(s.w.gate, 8);
-  out += "&wd=" + join(s.w.down, 8);
-  out += "&step=" + std::to_string(s.step);
-  out += "&z=" + url_format_number(s.probe_z);
-  out += "&ov=" + ov;
-  out += "&h=" + std::to_string(s.hidden);
-  out += "&f=" + std::to_string(s.intermediate);
-  out += "&layers=" + std::to_string(s.layers);
+  for (const url_key& k : URL_KEYS) out += std::string("&") + k.key + "=" + encode_value(k, &s);
   return out;
 }

@@ -38,5 +38,8 @@ std::string url_encode(const lab_state& state);
 // A plain decimal number as links write it ("-1.5", "+2", "1e-3", "\u2212""1"); no hex, inf or nan.
 bool url_parse_number(std::string text, double* out);
 
+// A pack location a link may name: a relative path inside the site or an http(s) URL.
+bool url_pack_location_ok(const std::string& location);
+
 // The shortest decimal text that reads back as exactly the same double ("1", "-0.25", "0.1").
 std::string url_format_number(double value);

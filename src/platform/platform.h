@@ -5,6 +5,9 @@
 
 #include <string>
 
+struct fetch_client;
+struct pack_stream;
+
 std::string platform_url_fragment();                           // location.hash, '#' included
 void platform_replace_url_fragment(const std::string& fragment);  // history.replaceState: no new entry
 std::string platform_page_url();                               // the full address, to share
@@ -18,3 +21,5 @@ double platform_now_seconds();
 // Small persistent strings (localStorage): "" when absent or when storage is unavailable.
 std::string platform_storage_get(const char* key);
 void platform_storage_set(const char* key, const std::string& value);
+// The network for weight packs (core/stream/fetch_seam.h): answers go to `target`.
+fetch_client* platform_fetch_client(pack_stream* target);

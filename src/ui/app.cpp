@@ -7,8 +7,12 @@
 #include "imgui.h"
 #include "imgui_internal.h"  // GetActiveID, the window's MoveId: see drag_to_scroll
 #include "platform/platform.h"
+#include "core/view_table.h"
 #include "ui/budget_panel.h"
+#include "ui/gates_panel.h"
 #include "ui/item_probe.h"
+#include "ui/live_header.h"
+#include "ui/perm_panel.h"
 #include "ui/silu_panel.h"
 #include "ui/widgets.h"
 
@@ -26,6 +30,7 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
 }
 
 void lab_app_init(lab_app* app) {
+  weights_panel_free(&app->weights);
   *app = lab_app{};
   hand_panel_init(&app->hand);
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
@@ -36,16 +41,18 @@ void lab_app_init(lab_app* app) {
 }
 
 bool lab_app_animating(const lab_app* app, double now) {
-  // The copy feedback also needs a frame once it is due to disappear, hence the margin.
-  return app->hand.playing || now < app->copy_feedback_until + 0.2;
+  // The copy feedback also needs a frame once it is due to disappear, hence the margin. While
+  // bytes arrive, frames keep the progress moving and let the streamer notice a stall.
+  const bool streaming = app->stream.phase == PACK_STREAM_MANIFEST || pack_stream_progress_of(&app->stream, -1).loading > 0;
+  return app->hand.playing || now < app->copy_feedback_until + 0.2 || streaming;
 }
 
-static void view_button(lab_state* s, lab_view view, str_id label, const char* probe) {
-  if (view != LAB_VIEW_HAND) widget_same_line_if_fits(widget_button_width(tr(label)));
-  bool selected = s->view == view;
+static void view_button(lab_state* s, const lab_view_info& v) {
+  if (v.view != LAB_VIEW_HAND) widget_same_line_if_fits(widget_button_width(tr(v.label)));
+  bool selected = s->view == v.view;
   if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-  if (ImGui::Button(tr(label))) s->view = view;
-  item_probe(probe);
+  if (ImGui::Button(tr(v.label))) s->view = v.view;
+  item_probe((std::string("view-") + v.name).c_str());
   if (selected) ImGui::PopStyleColor();
 }
 
@@ -56,9 +63,7 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  view_button(s, LAB_VIEW_HAND, STR_VIEW_HAND, "view-hand");
-  view_button(s, LAB_VIEW_SILU, STR_VIEW_SILU, "view-silu");
-  view_button(s, LAB_VIEW_BUDGET, STR_VIEW_BUDGET, "view-budget");
+  for (const lab_view_info& v : LAB_VIEWS) view_button(s, v);
   widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
   if (ImGui::Button(tr(STR_COPY_LINK))) {
     platform_copy_text(platform_page_url());
@@ -116,7 +121,8 @@ static void sync_outputs(lab_app* app) {
     platform_storage_set(STORAGE_LAST_VIEW, fragment);
     app->written_fragment = fragment;
   }
-  std::string mirror = lab_text(app->state);
+  const bool live = lab_view_get(app->state.view).live;
+  std::string mirror = lab_text(app->state, live ? &app->stream : nullptr, live ? &app->perm : nullptr);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);
     platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
@@ -128,6 +134,47 @@ static void sync_outputs(lab_app* app) {
     platform_set_notice(notice);
     app->written_notice = notice;
   }
+}
+
+// [SECTION] panels: one row per view (the views themselves are in core/view_table.h)
+static void draw_hand(lab_app* app, const live_choice&, double now) {
+  hand_panel_keys(&app->hand, &app->state);
+  hand_panel_draw(&app->hand, &app->state, now);
+}
+static void draw_silu(lab_app* app, const live_choice&, double) { silu_panel_draw(&app->state); }
+static void draw_budget(lab_app* app, const live_choice&, double) { budget_panel_draw(&app->state); }
+static void draw_gates(lab_app* app, const live_choice& c, double) { gates_panel_draw(&app->state, &app->stream, c); }
+static void draw_perm(lab_app* app, const live_choice& c, double now) {
+  perm_panel_draw(&app->state, &app->stream, c, &app->perm, now);
+}
+static void draw_weights(lab_app* app, const live_choice& c, double) {
+  weights_panel_draw(&app->weights, &app->state, &app->stream, c);
+}
+
+static void (*const PANELS[LAB_VIEW_COUNT])(lab_app*, const live_choice&, double) = {
+    draw_hand, draw_silu, draw_budget, draw_gates, draw_perm, draw_weights,
+};
+
+// A live view needs the pack: open it (again, if the link names another), tell the streamer
+// what this view needs, and let it start requests.
+static live_choice live_prepare(lab_app* app, double now) {
+  const std::string location = live_pack_location(app->state);
+  if (app->stream_location != location) {
+    pack_stream_open(&app->stream, platform_fetch_client(&app->stream), location, now);
+    app->stream_location = location;
+    app->perm = live_perm_cache();
+    weights_panel_free(&app->weights);
+  }
+  live_choice c = live_resolve(app->state, &app->stream);
+  if (c.ready) {
+    switch (app->state.view) {
+      case LAB_VIEW_GATES: pack_stream_want(&app->stream, c.layers, -1); break;
+      case LAB_VIEW_PERM: pack_stream_want(&app->stream, {}, c.layer); break;
+      default: pack_stream_want(&app->stream, {c.layer}, c.layer); break;
+    }
+  }
+  pack_stream_pump(&app->stream, now);
+  return live_resolve(app->state, &app->stream);
 }
 
 void lab_app_frame(lab_app* app, double now) {
@@ -142,15 +189,13 @@ void lab_app_frame(lab_app* app, double now) {
   draw_top_bar(app, now);
   draw_notices(app);
   ImGui::Separator();
-  switch (app->state.view) {
-    case LAB_VIEW_HAND:
-      hand_panel_keys(&app->hand, &app->state);
-      hand_panel_draw(&app->hand, &app->state, now);
-      break;
-    case LAB_VIEW_SILU: silu_panel_draw(&app->state); break;
-    case LAB_VIEW_BUDGET: budget_panel_draw(&app->state); break;
-    default: break;
+  live_choice choice;
+  if (lab_view_get(app->state.view).live) {
+    choice = live_prepare(app, now);
+    live_header_draw(&app->state, &app->stream, choice, app->state.view == LAB_VIEW_GATES, now);
+    ImGui::Separator();
   }
+  PANELS[app->state.view](app, choice, now);
   drag_to_scroll();
   ImGui::End();
   sync_outputs(app);

@@ -7,11 +7,20 @@
 #include <vector>
 
 #include "core/lab_state.h"
+#include "core/live_view.h"
+#include "core/stream/pack_stream.h"
 #include "ui/hand_panel.h"
+#include "ui/weights_panel.h"
 
 struct lab_app {
   lab_state state;
   hand_panel hand;
+  // Real weights: the streamed pack (opened when a live view is first shown), the per-token
+  // results, the heatmap.
+  pack_stream stream;
+  std::string stream_location;  // what `stream` was opened with
+  live_perm_cache perm;
+  weights_panel weights;
   std::vector<std::string> notices;  // from the last link read, until dismissed
   std::string written_fragment;      // what the URL holds now, to write only on change
   std::string written_mirror;
@@ -25,6 +34,6 @@ void lab_app_init(lab_app* app);
 void lab_app_load_fragment(lab_app* app, const std::string& fragment);
 // One frame, between ImGui::NewFrame() and ImGui::Render().
 void lab_app_frame(lab_app* app, double now_seconds);
-// True while something on screen changes by itself (playing the steps, a fading message), so the
-// host keeps drawing frames.
+// True while something on screen changes by itself (playing the steps, a fading message, bytes
+// arriving), so the host keeps drawing frames.
 bool lab_app_animating(const lab_app* app, double now_seconds);

@@ -11,17 +11,27 @@ const CHROMIUM_ARGS = [
   "--disable-component-update", "--disable-sync",
 ];
 
-export async function startSite(siteDir) {
-  const server = createServer(siteDir);
+// The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
+export async function startServer(dir) {
+  const faults = new Map(), log = [];
+  const server = createServer(dir, { faults, log });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${server.address().port}/`;
+  return { server, faults, log, base: `http://127.0.0.1:${server.address().port}/`,
+           close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+export async function startSite(siteDir) {
+  const { server, faults, log, base } = await startServer(siteDir);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
   });
   return {
     base,
+    dir: siteDir,
     browser,
+    faults,
+    log,
     async close() {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));

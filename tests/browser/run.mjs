@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter } from "./browser.mjs";
+import { registerLiveTests } from "./live_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -215,6 +216,8 @@ test("a lost WebGL context (phones drop them) comes back with the same view", as
   await shot(page, "after-context-restore");
   await page.context().close();
 });
+
+registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -222,3 +222,91 @@ TEST_CASE("the language button switches the page and its mirror to Chinese") {
   CHECK(contains(page.mirror(), "手算"));
   CHECK(platform_native_lang() == "zh-CN");
 }
+
+// [SECTION] the live views on a pack streamed through the fetch twin
+#include "core/pack/pack_build.h"
+#include "core/pack/pack_stats.h"
+#include "packs/pack_test_util.h"
+#include "platform/native/fetch_native.h"
+#include "ui/renderer.h"
+
+struct live_page {
+  mem_files pack;
+  live_page() {
+    mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
+    checkpoint ck;
+    std::string err;
+    REQUIRE(ckpt_open(&ckf, &ck, &err));
+    pack_build_options o;
+    o.layers = {0, 2, 4};
+    o.probes = {{"lesson", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}}};
+    pack_build_result res;
+    REQUIRE(pack_build(ck, o, &pack, &res, &err));
+    native_fetch* net = platform_native_fetch();
+    *net = native_fetch();
+    net->files = &pack;
+    net->base = "packs/default/";
+  }
+  // Frames and network answers until nothing is left in flight.
+  void settle(headless_page& page) {
+    for (int i = 0; i < 100; i++) {
+      page.frame();
+      if (platform_native_fetch()->deliver(&page.app.stream, page.now) == 0 && i > 3) break;
+    }
+    page.frame();
+  }
+};
+
+TEST_CASE("live views: gate shares in the mirror equal stats; per token says exactly 0; weights upload a heatmap") {
+  live_page lp;
+  headless_page page("#v=1&view=gates&lang=en");
+  lp.settle(page);
+  const std::string& m = page.mirror();
+  INFO(m);
+  CHECK(contains(m, "synthetic weights"));
+  for (int layer : {0, 2, 4}) {
+    mlp_gate_counts c;
+    std::string err;
+    REQUIRE(pack_gate_stats(&lp.pack, page.app.stream.manifest, layer, 0.1, &c, &err));
+    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.1: " + live_percent(c.open_share()) +
+                          ", < -0.1: " + live_percent(c.negative_share())));
+  }
+  // Only gates were fetched for this view.
+  for (const std::string& f : platform_native_fetch()->requested) CHECK_FALSE(contains(f, "-up.q8"));
+
+  page.click("view-perm");
+  lp.settle(page);
+  CHECK(page.url().state.view == LAB_VIEW_PERM);
+  CHECK(contains(page.mirror(), "max |MLP(x[perm]) - MLP(x)[perm]| = exactly 0"));
+  CHECK(contains(page.mirror(), "perm = [5, 3, 1, 0, 2, 4]"));
+  CHECK(contains(page.mirror(), "  1 天气: 0\n"));
+  CHECK_FALSE(contains(page.mirror(), "  2 不错: 0\n"));  // token 2 moved
+  page.click("perm-shuffle");
+  CHECK_FALSE(page.url().state.perm.empty());
+  lp.settle(page);
+  CHECK(contains(page.mirror(), "exactly 0"));
+
+  const int uploads = renderer_null_get_log()->uploads;
+  page.click("view-weights");
+  lp.settle(page);
+  CHECK(renderer_null_get_log()->uploads == uploads + 1);
+  CHECK(renderer_null_get_log()->last_rows == 170);
+  CHECK(contains(page.mirror(), "W_gate (170 x 60)"));
+  page.click("weights-W_down");
+  lp.settle(page);
+  CHECK(renderer_null_get_log()->last_rows == 60);
+  CHECK(page.url().state.matrix == LAB_MATRIX_DOWN);
+}
+
+TEST_CASE("live views: a failing file shows its message and Retry recovers") {
+  live_page lp;
+  platform_native_fetch()->faults["layer-002-gate.q8"].status = 503;
+  platform_native_fetch()->faults["layer-002-gate.q8"].times = 1;
+  headless_page page("#v=1&view=gates&lang=zh");
+  lp.settle(page);
+  CHECK(contains(page.mirror(), "无法加载 layer-002-gate.q8: HTTP 503"));
+  CHECK(contains(page.mirror(), "第 0 层: (实时)"));  // the other layers are live meanwhile
+  page.click("stream-retry");
+  lp.settle(page);
+  CHECK_FALSE(contains(page.mirror(), "无法加载"));
+}

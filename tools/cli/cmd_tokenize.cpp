@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_commands.h"
 #include "cli_file.h"
 #include "core/tokenizer/bpe_tokenizer.h"
 

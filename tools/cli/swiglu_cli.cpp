@@ -4,13 +4,16 @@
 //   swiglu silu Z
 //   swiglu budget [--h 1024] [--f 3584] [--layers 24]
 //   swiglu url '#v=1&view=hand&x=1,2&step=5'     (what a shared link decodes to)
+//   swiglu convert | stats | permute ...           (weight packs: cmd_pack.cpp)
+//   swiglu tokenize --tokenizer FILE [--json] TEXT (token ids: cmd_tokenize.cpp)
 //
 // Numbers are read exactly as in the page's links (url_state.h), so a value the CLI refuses is
-// one a link would refuse too. Exit status: 0 ok, 2 bad arguments.
+// one a link would refuse too. Exit status: 0 ok, 1 bad input file, 2 bad arguments.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "cli_commands.h"
 #include "core/activations.h"
 #include "core/hand_calc.h"
 #include "core/hand_explain.h"
@@ -19,14 +22,15 @@
 #include "core/param_budget.h"
 #include "core/url_state.h"
 
-int cli_tokenize(int argc, char** argv);  // cmd_tokenize.cpp
-
 static int usage() {
   std::fprintf(stderr,
                "usage: swiglu hand [--x X1,X2] [--wu W*8] [--wg W*8] [--wd W*8] [--steps]\n"
                "       swiglu silu Z\n"
                "       swiglu budget [--h H] [--f F] [--layers L]\n"
                "       swiglu url FRAGMENT\n"
+               "       swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --tokens ID,... [--label TEXT] ...\n"
+               "       swiglu stats --pack PACKDIR [--json] [--threshold 0.1]\n"
+               "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n"
                "       swiglu tokenize --tokenizer FILE [--json] TEXT\n");
   return 2;
 }
@@ -131,6 +135,9 @@ int main(int argc, char** argv) {
   if (cmd == "silu") return cmd_silu(argc - 2, argv + 2);
   if (cmd == "budget") return cmd_budget(argc - 2, argv + 2);
   if (cmd == "url") return cmd_url(argc - 2, argv + 2);
+  if (cmd == "convert") return cli_convert(argc - 2, argv + 2);
+  if (cmd == "stats") return cli_stats(argc - 2, argv + 2);
+  if (cmd == "permute") return cli_permute(argc - 2, argv + 2);
   if (cmd == "tokenize") return cli_tokenize(argc - 2, argv + 2);
   return usage();
 }

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <map>
 
+#include "platform/native/fetch_native.h"
+
 static std::string g_fragment, g_mirror, g_notice, g_clipboard, g_lang = "en";
 static int g_copy_status = 0;
 static std::map<std::string, std::string> g_storage;
@@ -33,3 +35,8 @@ const std::string& platform_native_mirror() { return g_mirror; }
 const std::string& platform_native_notice() { return g_notice; }
 const std::string& platform_native_clipboard() { return g_clipboard; }
 const std::string& platform_native_lang() { return g_lang; }
+
+// Weight packs come from the fetch twin; tests give it files and deliver its answers.
+static native_fetch g_fetch;
+fetch_client* platform_fetch_client(pack_stream*) { return &g_fetch; }
+native_fetch* platform_native_fetch() { return &g_fetch; }

@@ -8,3 +8,5 @@ const std::string& platform_native_mirror();
 const std::string& platform_native_notice();
 const std::string& platform_native_clipboard();
 const std::string& platform_native_lang();
+struct native_fetch;
+native_fetch* platform_native_fetch();  // the fetch twin behind platform_fetch_client

@@ -10,7 +10,9 @@
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "platform/platform.h"
+#include "platform/web/fetch_web.h"
 #include "platform/web/imgui_impl_html5.h"
+#include "platform/web/renderer_gl.h"
 #include "ui/app.h"
 #include "ui/item_probe.h"
 
@@ -67,6 +69,10 @@ static void style_page() {
   // Neutral table headers: in the hand calculation, blue means "read by this step".
   st.Colors[ImGuiCol_TableHeaderBg] = ImVec4(0.90f, 0.90f, 0.88f, 1);
 }
+
+// [SECTION] the network: pack bytes arriving ask for frames (the loop sleeps otherwise)
+static void on_fetch_event() { g_frames_left = FRAMES_AFTER_EVENT; }
+fetch_client* platform_fetch_client(pack_stream* target) { return fetch_web_client(target, on_fetch_event); }
 
 // [SECTION] JS entry points
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_hash_change() {
@@ -131,6 +137,7 @@ static EM_BOOL on_context_lost(int, const void*, void*) {
 
 static EM_BOOL on_context_restored(int, const void*, void*) {
   ImGui_ImplOpenGL3_Shutdown();  // forgets the lost objects
+  renderer_gl_context_lost();
   ImGui_ImplOpenGL3_Init("#version 300 es");  // device objects are made again on the next frame
   g_context_lost = false;
   g_frames_left = FRAMES_AFTER_EVENT;

@@ -1,0 +1,165 @@
+// Checkpoint directory reader (see checkpoint.h).
+#include "core/checkpoint/checkpoint.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using json = nlohmann::json;
+
+static const char* const kPrefixes[] = {"model.language_model.", "model.", "language_model.model.", ""};
+static const char* const kMlpParts[] = {"gate_proj", "up_proj", "down_proj"};
+
+const st_tensor* checkpoint::find(const std::string& name) const {
+  auto it = tensors.find(name);
+  return it == tensors.end() ? nullptr : &files[it->second.first].tensors[it->second.second];
+}
+
+std::string ckpt_mlp_name(const checkpoint& ck, int layer, ckpt_mlp_part part) {
+  return ck.prefix + "layers." + std::to_string(layer) + ".mlp." + kMlpParts[part] + ".weight";
+}
+std::string ckpt_post_norm_name(const checkpoint& ck, int layer) {
+  return ck.prefix + "layers." + std::to_string(layer) + ".post_attention_layernorm.weight";
+}
+std::string ckpt_embed_name(const checkpoint& ck) { return ck.prefix + "embed_tokens.weight"; }
+
+// A shard name from the index must stay inside the checkpoint directory.
+static bool ckpt_plain_file_name(const std::string& s) {
+  return !s.empty() && s.size() <= 255 && s.find('/') == std::string::npos && s.find('\\') == std::string::npos &&
+         s != "." && s != ".." && s.find('\0') == std::string::npos;
+}
+
+static bool ckpt_ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// model.safetensors.index.json -> tensor name -> shard file.
+static bool ckpt_read_index(byte_source* src, const std::string& file, std::map<std::string, std::string>* weight_map,
+                            std::string* error) {
+  std::string text;
+  if (!byte_source_read_all(src, file, CKPT_INDEX_MAX_BYTES, &text, error)) return false;
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return *error = file + ": not a JSON object", false;
+  auto wm = j.find("weight_map");
+  if (wm == j.end() || !wm->is_object()) return *error = file + ": missing 'weight_map' object", false;
+  for (auto it = wm->begin(); it != wm->end(); ++it) {
+    if (!it->is_string()) return *error = file + ": weight_map entry '" + it.key() + "' is not a file name", false;
+    std::string shard = it->get<std::string>();
+    if (!ckpt_plain_file_name(shard))
+      return *error = file + ": weight_map entry '" + it.key() + "' names '" + shard + "', not a file in this directory", false;
+    (*weight_map)[it.key()] = shard;
+  }
+  if (weight_map->empty()) return *error = file + ": 'weight_map' is empty", false;
+  return true;
+}
+
+bool ckpt_open(byte_source* src, checkpoint* out, std::string* error) {
+  checkpoint ck;
+  ck.src = src;
+  std::string text;
+  if (!src->exists("config.json")) return *error = "config.json: missing (not a Hugging Face checkpoint directory?)", false;
+  if (!byte_source_read_all(src, "config.json", MODEL_CONFIG_MAX_BYTES, &text, error)) return false;
+  if (!model_config_parse(text, "config.json", &ck.config, error)) return false;
+
+  // Which shards: the index's, or every *.safetensors file in the directory.
+  static const char kIndex[] = "model.safetensors.index.json";
+  std::map<std::string, std::string> weight_map;
+  std::vector<std::string> shard_files;
+  if (src->exists(kIndex)) {
+    if (!ckpt_read_index(src, kIndex, &weight_map, error)) return false;
+    std::set<std::string> named;
+    for (const auto& w : weight_map) named.insert(w.second);
+    for (const std::string& f : named) {
+      if (!src->exists(f)) return *error = f + ": missing shard (named by " + std::string(kIndex) + ")", false;
+      shard_files.push_back(f);
+    }
+  } else {
+    std::vector<std::string> names;
+    if (!src->list(&names, error)) return false;
+    for (const std::string& n : names)
+      if (ckpt_ends_with(n, ".safetensors")) shard_files.push_back(n);
+    if (shard_files.empty()) return *error = "no .safetensors file and no " + std::string(kIndex) + " in the checkpoint", false;
+  }
+
+  for (const std::string& f : shard_files) {
+    st_file sf;
+    if (!st_read_header(src, f, &sf, error)) return false;
+    ck.files.push_back(std::move(sf));
+    const size_t fi = ck.files.size() - 1;
+    for (size_t ti = 0; ti < ck.files[fi].tensors.size(); ti++) {
+      const std::string& name = ck.files[fi].tensors[ti].name;
+      auto prev = ck.tensors.find(name);
+      if (prev != ck.tensors.end())
+        return *error = "tensor '" + name + "' is in both " + ck.files[prev->second.first].file + " and " + f, false;
+      ck.tensors[name] = {fi, ti};
+    }
+  }
+  for (const auto& w : weight_map) {
+    auto it = ck.tensors.find(w.first);
+    if (it == ck.tensors.end() || ck.files[it->second.first].file != w.second)
+      return *error = std::string(kIndex) + " says tensor '" + w.first + "' is in " + w.second + ", but that shard does not hold it",
+             false;
+  }
+
+  for (const char* p : kPrefixes) {
+    if (ck.tensors.count(std::string(p) + "embed_tokens.weight")) {
+      ck.prefix = p;
+      *out = std::move(ck);
+      return true;
+    }
+  }
+  return *error = "no embed_tokens.weight under any known naming (model.language_model., model., ...): not a language model checkpoint?",
+         false;
+}
+
+static std::string shape_text(const std::vector<int64_t>& s) {
+  std::string t = "[";
+  for (size_t i = 0; i < s.size(); i++) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + "]";
+}
+
+static bool ckpt_check(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
+                       const st_tensor** out, std::string* error) {
+  const st_tensor* t = ck.find(name);
+  if (!t) return *error = "missing tensor '" + name + "'", false;
+  const std::string& file = ck.files[ck.tensors.at(name).first].file;
+  if (st_dtype_bytes(t->dtype) == 0)
+    return *error = file + ": tensor '" + name + "' has dtype " + t->dtype_name + "; only BF16, F16 and F32 are read", false;
+  if (t->shape != shape)
+    return *error = file + ": tensor '" + name + "' has shape " + shape_text(t->shape) + ", but config.json implies " +
+                    shape_text(shape),
+           false;
+  *out = t;
+  return true;
+}
+
+bool ckpt_read_f32(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
+                   std::vector<float>* out, std::string* error) {
+  const st_tensor* t;
+  if (!ckpt_check(ck, name, shape, &t, error)) return false;
+  const std::string& file = ck.files[ck.tensors.at(name).first].file;
+  const size_t n = (size_t)((t->end - t->begin) / st_dtype_bytes(t->dtype));
+  std::vector<unsigned char> raw((size_t)(t->end - t->begin));
+  if (!raw.empty() && !ck.src->read(file, t->begin, raw.size(), raw.data(), error)) return false;
+  out->resize(n);
+  dtype_to_f32(t->dtype, raw.data(), n, out->data());
+  return true;
+}
+
+bool ckpt_read_rows_f32(const checkpoint& ck, const std::string& name, int64_t rows, int64_t cols,
+                        const std::vector<int64_t>& ids, std::vector<float>* out, std::string* error) {
+  const st_tensor* t;
+  if (!ckpt_check(ck, name, {rows, cols}, &t, error)) return false;
+  const std::string& file = ck.files[ck.tensors.at(name).first].file;
+  const size_t eb = st_dtype_bytes(t->dtype), row_bytes = (size_t)cols * eb;
+  std::vector<unsigned char> raw(row_bytes);
+  out->resize(ids.size() * (size_t)cols);
+  for (size_t i = 0; i < ids.size(); i++) {
+    if (ids[i] < 0 || ids[i] >= rows)
+      return *error = "token id " + std::to_string(ids[i]) + " is outside the vocabulary (0.." + std::to_string(rows - 1) + ")",
+             false;
+    if (!ck.src->read(file, t->begin + (uint64_t)ids[i] * row_bytes, row_bytes, raw.data(), error)) return false;
+    dtype_to_f32(t->dtype, raw.data(), (size_t)cols, out->data() + i * (size_t)cols);
+  }
+  return true;
+}

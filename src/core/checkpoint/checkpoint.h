@@ -1,0 +1,48 @@
+// A Hugging Face checkpoint directory: config.json plus safetensors, one file or shards listed in
+// model.safetensors.index.json. Reads only headers on open; tensors are read on demand, checked
+// against the config's dimensions, and converted to f32 (BF16 / F16 / F32 sources).
+//
+// Two namings of the language model's tensors (the first whose embed_tokens exists wins):
+//   Qwen3.5 (vision-language): model.language_model.layers.N.mlp.gate_proj.weight, ...
+//   Llama / Qwen2 / Qwen3 / SmolLM / Mistral: model.layers.N.mlp.gate_proj.weight, ...
+// Other tensors (model.visual.*, mtp.* with an MLP of its own) are never taken for a layer:
+// names are matched whole, with the detected prefix.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/checkpoint/model_config.h"
+#include "core/checkpoint/safetensors.h"
+#include "core/io/byte_source.h"
+
+enum { CKPT_INDEX_MAX_BYTES = 64 << 20 };
+
+struct checkpoint {
+  byte_source* src = nullptr;
+  model_config config;
+  std::string prefix;           // e.g. "model.language_model." or "model."
+  std::vector<st_file> files;   // parsed shard headers
+  std::map<std::string, std::pair<size_t, size_t>> tensors;  // name -> (file, tensor) indices
+  const st_tensor* find(const std::string& name) const;
+};
+
+// Reads config.json, the index (when there is one) and every shard's header; checks that the
+// index and the shards agree, that no tensor is in two shards, and finds the naming.
+bool ckpt_open(byte_source* src, checkpoint* out, std::string* error);
+
+// Full tensor names of layer L's MLP and its post-attention norm, and of the embedding table.
+enum ckpt_mlp_part { CKPT_GATE = 0, CKPT_UP = 1, CKPT_DOWN = 2 };
+std::string ckpt_mlp_name(const checkpoint& ck, int layer, ckpt_mlp_part part);
+std::string ckpt_post_norm_name(const checkpoint& ck, int layer);
+std::string ckpt_embed_name(const checkpoint& ck);
+
+// A whole tensor as f32, after checking its dtype and that its shape is exactly `shape`.
+bool ckpt_read_f32(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
+                   std::vector<float>* out, std::string* error);
+// Selected rows of a 2-D tensor (rows, cols) as f32, (ids.size(), cols) row-major: the embedding
+// rows of a probe's tokens without reading the whole table.
+bool ckpt_read_rows_f32(const checkpoint& ck, const std::string& name, int64_t rows, int64_t cols,
+                        const std::vector<int64_t>& ids, std::vector<float>* out, std::string* error);

@@ -1,0 +1,76 @@
+// config.json reader (see model_config.h).
+#include "core/checkpoint/model_config.h"
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+// model_type -> (1 + w) RMSNorm. Everything else multiplies by w.
+static const char* const kOnePlusWTypes[] = {"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_next"};
+
+model_norm_kind model_norm_for_type(const std::string& model_type) {
+  for (const char* t : kOnePlusWTypes)
+    if (model_type == t) return MODEL_NORM_ONE_PLUS_W;
+  return MODEL_NORM_W;
+}
+
+const char* model_norm_name(model_norm_kind k) { return k == MODEL_NORM_ONE_PLUS_W ? "1+w" : "w"; }
+
+static bool config_int(const json& obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const std::string& where,
+                       std::string* error) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return *error = where + ": missing '" + key + "'", false;
+  if (!it->is_number_integer()) return *error = where + ": '" + key + "' is not an integer", false;
+  int64_t v = it->get<int64_t>();
+  if (v < lo || v > hi)
+    return *error = where + ": '" + key + "' = " + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "]",
+           false;
+  *out = v;
+  return true;
+}
+
+static std::string config_string(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error) {
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return *error = file + ": not valid JSON", false;
+  if (!j.is_object()) return *error = file + ": not a JSON object", false;
+  model_config c;
+  c.name_or_path = config_string(j, "_name_or_path");
+  auto sj = j.find("swiglu_lab_synthetic");
+  c.synthetic = sj != j.end() && sj->is_boolean() && sj->get<bool>();
+  const json* lm = &j;
+  std::string where = file;
+  auto tc = j.find("text_config");
+  if (tc != j.end()) {
+    if (!tc->is_object()) return *error = file + ": 'text_config' is not an object", false;
+    lm = &*tc;
+    c.text_config = true;
+    where = file + " (text_config)";
+  }
+  c.model_type = config_string(*lm, "model_type");
+  if (c.model_type.empty()) c.model_type = config_string(j, "model_type");
+  if (!config_int(*lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, where, error) ||
+      !config_int(*lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, where, error) ||
+      !config_int(*lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, where, error) ||
+      !config_int(*lm, "vocab_size", 1, 1 << 24, &c.vocab, where, error))
+    return false;
+  auto eps = lm->find("rms_norm_eps");
+  if (eps != lm->end()) {
+    if (!eps->is_number() || !(eps->get<double>() > 0) || eps->get<double>() > 1)
+      return *error = where + ": 'rms_norm_eps' must be a number in (0, 1]", false;
+    c.rms_norm_eps = eps->get<double>();
+  }
+  c.hidden_act = config_string(*lm, "hidden_act");
+  if (c.hidden_act.empty()) c.hidden_act = config_string(*lm, "hidden_activation");
+  if (c.hidden_act.empty()) c.hidden_act = "silu";  // transformers' default for these families
+  if (c.hidden_act != "silu" && c.hidden_act != "swish")
+    return *error = where + ": hidden_act '" + c.hidden_act + "' is not SiLU: this is not a SwiGLU MLP", false;
+  c.norm = model_norm_for_type(c.model_type);
+  *out = c;
+  return true;
+}

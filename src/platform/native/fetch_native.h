@@ -1,0 +1,56 @@
+// The fetch seam's twin (core/stream/fetch_seam.h): answers from a byte source (files in memory
+// or a directory) instead of the network, as a Range-honouring static server would, with a
+// cache in memory and faults to inject per file: HTTP errors, a server that ignores Range, a
+// truncated or corrupted body, a dropped connection, a stall, a full cache. Nothing in it is
+// specific to a platform, so the streaming tests run natively and as wasm.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/io/byte_source.h"
+#include "core/stream/fetch_seam.h"
+
+struct pack_stream;
+
+struct fetch_fault {
+  int status = 0;          // answer this HTTP status instead (404, 416, 500, ...)
+  bool ignore_range = false;  // 200 with the whole file
+  bool truncate = false;   // the body stops halfway
+  bool corrupt = false;    // one byte flipped
+  bool drop = false;       // the connection drops: status 0
+  bool stall = false;      // never answers
+  int times = -1;          // how many requests it hits (-1: all)
+};
+
+struct native_fetch : fetch_client {
+  byte_source* files = nullptr;
+  std::string base;  // URLs under this prefix map to files; others are 404
+  std::map<std::string, fetch_fault> faults;  // by file name
+  std::map<std::string, std::string> cache;
+  size_t cache_quota = (size_t)-1, cache_used = 0;
+  bool offline = false;  // every network request fails (status 0)
+  // What went over the "network", for the tests' byte counts.
+  uint64_t network_bytes = 0;
+  int network_requests = 0, cache_hits = 0;
+  std::vector<std::string> requested;  // file names in request order
+
+  void fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& cache_key,
+                   bool cache_first) override;
+  void fetch_cancel(uint32_t id) override;
+  void cache_store(const std::string& cache_key, const void* data, size_t n) override;
+  // Answers every pending request (in order) into the stream, as the browser would between
+  // frames; stalled ones stay pending. Returns how many were answered.
+  int deliver(pack_stream* s, double now);
+  size_t pending() const { return queue.size(); }
+
+ private:
+  struct request { uint32_t id; std::string url; uint64_t begin, length; std::string key; bool cache_first; };
+  std::deque<request> queue;
+  std::vector<std::string> store_failures;
+  std::vector<uint32_t> stalled_ids;  // never answered (until cancelled)
+  bool answer(const request& q, fetch_response* r, std::string* body);
+};

@@ -1,0 +1,205 @@
+// emscripten-fetch + IndexedDB behind the fetch seam (see fetch_web.h).
+#include "platform/web/fetch_web.h"
+
+#include <emscripten.h>
+#include <emscripten/fetch.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "core/stream/pack_stream.h"
+#include "platform/platform.h"
+
+// [SECTION] IndexedDB: one object store of verified blobs, keyed by pack URL, file, offset, xxh3.
+EM_JS(void, js_idb_open, (void), {
+  if (Module.labIdb) return;
+  Module.labIdb = new Promise((resolve, reject) => {
+    if (!self.indexedDB) return reject(new Error("no IndexedDB"));
+    const open = indexedDB.open("swiglu-lab", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("blobs");
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  Module.labIdb.catch(() => {});  // reported where it is used
+});
+
+EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
+  const k = UTF8ToString(key);
+  Module.labIdb.then((db) => new Promise((resolve, reject) => {
+    const r = db.transaction("blobs").objectStore("blobs").get(k);
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  })).then((v) => {
+    if (!v) return Module._lab_on_cache_answer(id, 0, 0);
+    const bytes = new Uint8Array(v);
+    const p = _malloc(bytes.length || 1);
+    HEAPU8.set(bytes, p);
+    Module._lab_on_cache_answer(id, p, bytes.length);
+    _free(p);
+  }).catch(() => Module._lab_on_cache_answer(id, 0, 0));
+});
+
+EM_JS(void, js_idb_put, (const char* key, const void* data, size_t n), {
+  const k = UTF8ToString(key);
+  const bytes = HEAPU8.slice(data, data + n);  // a copy: the wasm heap may move
+  Module.labIdb.then((db) => new Promise((resolve, reject) => {
+    const tx = db.transaction("blobs", "readwrite");
+    tx.objectStore("blobs").put(bytes.buffer, k);
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  })).catch((e) => Module._lab_on_cache_store_failed(e && e.name === "QuotaExceededError" ? 1 : 2));
+});
+
+// [SECTION] requests
+namespace {
+struct web_request {
+  std::string url, key;
+  uint64_t begin = 0, length = 0;
+  bool cache_first = false;
+  bool fallback = false;  // the network failed: the cache is the last resort (the manifest)
+  emscripten_fetch_t* fetch = nullptr;
+};
+
+struct web_fetch : fetch_client {
+  pack_stream* target = nullptr;
+  void (*on_event)() = nullptr;
+  std::map<uint32_t, web_request> live;
+
+  void fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& key,
+                   bool cache_first) override;
+  void fetch_cancel(uint32_t id) override;
+  void cache_store(const std::string& key, const void* data, size_t n) override { js_idb_put(key.c_str(), data, n); }
+  void network(uint32_t id);
+  void answer(uint32_t id, const fetch_response& r) {
+    live.erase(id);
+    pack_stream_on_response(target, id, r, platform_now_seconds());
+    if (on_event) on_event();
+  }
+};
+
+web_fetch g_fetch;
+
+uint32_t fetch_id(emscripten_fetch_t* f) { return (uint32_t)(uintptr_t)f->userData; }
+
+// Content-Range: bytes 100-199/1000 -> 100. Cross-origin servers expose it only if they list it
+// in Access-Control-Expose-Headers; without it a 206 is taken to start where it was asked.
+uint64_t content_range_start(emscripten_fetch_t* f, uint64_t asked) {
+  size_t n = emscripten_fetch_get_response_headers_length(f);
+  std::string h(n + 1, '\0');
+  emscripten_fetch_get_response_headers(f, &h[0], n + 1);
+  for (char& c : h) c = (char)std::tolower((unsigned char)c);
+  size_t at = h.find("content-range:");
+  if (at == std::string::npos) return asked;
+  at = h.find("bytes", at);
+  if (at == std::string::npos) return asked;
+  return std::strtoull(h.c_str() + at + 5, nullptr, 10);
+}
+
+void on_fetch_done(emscripten_fetch_t* f) {
+  const uint32_t id = fetch_id(f);
+  auto it = g_fetch.live.find(id);
+  if (it == g_fetch.live.end() || it->second.fetch != f) {  // cancelled meanwhile
+    emscripten_fetch_close(f);
+    return;
+  }
+  web_request& q = it->second;
+  q.fetch = nullptr;
+  if (f->status == 0 && !q.key.empty() && !q.cache_first) {  // offline: try the verified cache
+    emscripten_fetch_close(f);
+    q.fallback = true;
+    js_idb_get(id, q.key.c_str());
+    return;
+  }
+  fetch_response r;
+  r.status = f->status;
+  r.body = f->data;
+  r.n = (size_t)f->numBytes;
+  if (f->status == 206) r.content_range_start = content_range_start(f, q.begin);
+  if (f->status == 0) r.error = "the connection failed or was refused (offline, or the server does not allow this page to read it: CORS)";
+  g_fetch.answer(id, r);
+  emscripten_fetch_close(f);
+}
+
+void on_fetch_progress(emscripten_fetch_t* f) {
+  pack_stream_on_progress(g_fetch.target, fetch_id(f), f->dataOffset + f->numBytes, platform_now_seconds());
+  if (g_fetch.on_event) g_fetch.on_event();
+}
+
+void web_fetch::network(uint32_t id) {
+  web_request& q = live[id];
+  emscripten_fetch_attr_t attr;
+  emscripten_fetch_attr_init(&attr);
+  std::strcpy(attr.requestMethod, "GET");
+  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
+  attr.onsuccess = on_fetch_done;
+  attr.onerror = on_fetch_done;
+  attr.onprogress = on_fetch_progress;
+  attr.userData = (void*)(uintptr_t)id;
+  char range[64];
+  const char* headers[] = {"Range", range, nullptr};
+  if (q.length > 0) {
+    std::snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)q.begin,
+                  (unsigned long long)(q.begin + q.length - 1));
+    attr.requestHeaders = headers;
+  }
+  q.fetch = emscripten_fetch(&attr, q.url.c_str());
+}
+
+void web_fetch::fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& key,
+                            bool cache_first) {
+  web_request& q = live[id];
+  q.url = url;
+  q.key = key;
+  q.begin = begin;
+  q.length = length;
+  q.cache_first = cache_first;
+  if (!key.empty() && cache_first) js_idb_get(id, key.c_str());
+  else network(id);
+}
+
+void web_fetch::fetch_cancel(uint32_t id) {
+  auto it = live.find(id);
+  if (it == live.end()) return;
+  if (it->second.fetch) emscripten_fetch_close(it->second.fetch);  // aborts the XHR
+  live.erase(it);
+}
+}  // namespace
+
+// [SECTION] answers from JS
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void* data, size_t n) {
+  auto it = g_fetch.live.find(id);
+  if (it == g_fetch.live.end()) return;  // cancelled meanwhile
+  if (!data) {  // not cached
+    if (it->second.fallback) {  // neither the network nor the cache has it
+      fetch_response r;
+      r.status = 0;
+      r.error = "offline, and this pack was never opened here";
+      g_fetch.answer(id, r);
+      return;
+    }
+    g_fetch.network(id);
+    return;
+  }
+  fetch_response r;
+  r.status = 200;
+  r.from_cache = true;
+  r.body = data;
+  r.n = n;
+  g_fetch.answer(id, r);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_store_failed(int quota) {
+  pack_stream_on_store_failed(g_fetch.target, quota == 1 ? "quota" : "unavailable");
+  if (g_fetch.on_event) g_fetch.on_event();
+}
+
+fetch_client* fetch_web_client(pack_stream* target, void (*on_event)()) {
+  js_idb_open();
+  g_fetch.target = target;
+  g_fetch.on_event = on_event;
+  return &g_fetch;
+}

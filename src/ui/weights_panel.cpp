@@ -1,0 +1,142 @@
+// Weights panel (see weights_panel.h).
+#include "ui/weights_panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/number_format.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "ui/item_probe.h"
+#include "ui/renderer.h"
+#include "ui/widgets.h"
+
+static const char* const MATRIX_LABELS[LAB_MATRIX_COUNT] = {"W_gate", "W_up", "W_down"};
+
+void weights_panel_free(weights_panel* w) {
+  if (w->heatmap) renderer_heatmap_free(w->heatmap);
+  *w = weights_panel();
+}
+
+static float matrix_max_abs(const q8_matrix_view* m) {
+  float mx = 0;
+  for (int n = 0; n < m->rows; n++) mx = std::max(mx, m->scales[n]);
+  return mx > 0 ? mx * 127.0f : 1.0f;
+}
+
+// The heatmap with zoom (wheel), pan (drag) and pick (click): gate/up pick a row, down a column.
+static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m, const live_choice& c) {
+  const float fs = ImGui::GetFontSize(), width = ImGui::GetContentRegionAvail().x;
+  const ImVec2 size(width, std::min(width * 0.75f, fs * 20));
+  const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
+  ImGui::InvisibleButton("heatmap", size);
+  item_probe("weights-heatmap");
+  ImGuiIO& io = ImGui::GetIO();
+  const float half = 0.5f / w->zoom;
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
+    const float fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
+    const float ux = w->cx - half + fx * 2 * half, uy = w->cy - half + fy * 2 * half;  // keep the point under the cursor
+    w->zoom = std::min(std::max(w->zoom * std::pow(1.25f, io.MouseWheel), 1.0f), 256.0f);
+    const float nh = 0.5f / w->zoom;
+    w->cx = ux + nh - fx * 2 * nh;
+    w->cy = uy + nh - fy * 2 * nh;
+  }
+  if (ImGui::IsItemActivated()) w->dragged = false;
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+    w->dragged = true;
+    w->cx -= io.MouseDelta.x / size.x * 2 * half;
+    w->cy -= io.MouseDelta.y / size.y * 2 * half;
+  }
+  const float h = 0.5f / w->zoom;
+  w->cx = std::min(std::max(w->cx, h), 1 - h);
+  w->cy = std::min(std::max(w->cy, h), 1 - h);
+  const ImVec2 uv0(w->cx - h, w->cy - h), uv1(w->cx + h, w->cy + h);
+  if (ImGui::IsItemDeactivated() && !w->dragged) {
+    const float fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
+    const int row = (int)((uv0.y + fy * (uv1.y - uv0.y)) * m->rows), col = (int)((uv0.x + fx * (uv1.x - uv0.x)) * m->cols);
+    s->unit = s->matrix == LAB_MATRIX_DOWN ? std::min(std::max(col, 0), m->cols - 1) : std::min(std::max(row, 0), m->rows - 1);
+  }
+  renderer_heatmap_draw(w->heatmap, p0, p1, uv0, uv1, w->max_abs);
+  // The picked unit: a row of gate/up, a column of down.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(p0, p1, true);
+  if (s->matrix == LAB_MATRIX_DOWN) {
+    const float x = p0.x + ((c.unit + 0.5f) / m->cols - uv0.x) / (uv1.x - uv0.x) * size.x;
+    dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(20, 20, 20, 255), 1.5f);
+  } else {
+    const float y = p0.y + ((c.unit + 0.5f) / m->rows - uv0.y) / (uv1.y - uv0.y) * size.y;
+    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(20, 20, 20, 255), 1.5f);
+  }
+  dl->PopClipRect();
+  dl->AddRect(p0, p1, IM_COL32(160, 160, 160, 255));
+}
+
+static void vector_plot(const char* label, const std::vector<float>& v, ImU32 color) {
+  widget_text(label);
+  ImGui::PushStyleColor(ImGuiCol_PlotLines, ImGui::ColorConvertU32ToFloat4(color));
+  ImGui::PlotLines((std::string("##") + label).c_str(), v.data(), (int)v.size(), 0, nullptr, FLT_MAX, FLT_MAX,
+                   ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4));
+  ImGui::PopStyleColor();
+}
+
+void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const live_choice& c) {
+  widget_text_wrapped(tr(STR_WEIGHTS_INTRO));
+  if (!c.ready) return;
+  ImGui::AlignTextToFramePadding();
+  widget_text(tr(STR_WEIGHTS_MATRIX));
+  for (int m = 0; m < LAB_MATRIX_COUNT; m++) {
+    widget_same_line_if_fits(widget_button_width(MATRIX_LABELS[m]));
+    if (ImGui::RadioButton(MATRIX_LABELS[m], s->matrix == m)) s->matrix = m;
+    item_probe((std::string("weights-") + MATRIX_LABELS[m]).c_str());
+  }
+  int unit = c.unit;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::InputInt(tr(STR_WEIGHTS_UNIT), &unit)) s->unit = std::min<int64_t>(std::max(unit, 0), st->manifest.intermediate - 1);
+  item_probe("weights-unit");
+
+  const int li = pack_stream_layer_index(st, c.layer);
+  const pack_layer_data* d = pack_stream_whole_layer(st, li);
+  if (!d) {
+    widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
+    const pack_stream_progress p = pack_stream_progress_of(st, li);
+    if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
+    return;
+  }
+  const q8_matrix_view* m = &d->part[s->matrix].view;
+  if (w->uploaded_layer != c.layer || w->uploaded_matrix != s->matrix || !renderer_heatmap_valid(w->heatmap)) {
+    if (w->heatmap) renderer_heatmap_free(w->heatmap);
+    w->heatmap = renderer_heatmap_upload(m);
+    w->uploaded_layer = c.layer;
+    w->uploaded_matrix = s->matrix;
+    w->max_abs = matrix_max_abs(m);
+  }
+  ImGui::TextDisabled("%s (%d x %d), %s", MATRIX_LABELS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8));
+  heatmap_area(w, s, m, c);
+  ImGui::TextDisabled("%s", tr(STR_WEIGHTS_ZOOM_HINT));
+
+  // The unit's rule: its gate and up rows (conditions on the input), its down column (what it writes).
+  const int H = (int)st->manifest.hidden;
+  std::vector<float> gate_row(H), up_row(H), down_col(H);
+  const q8_matrix_view &g = d->part[PACK_GATE].view, &u = d->part[PACK_UP].view, &dn = d->part[PACK_DOWN].view;
+  for (int k = 0; k < H; k++) {
+    gate_row[k] = (float)q8_matrix_at(&g, c.unit, k) * g.scales[c.unit];
+    up_row[k] = (float)q8_matrix_at(&u, c.unit, k) * u.scales[c.unit];
+    down_col[k] = (float)q8_matrix_at(&dn, k, c.unit) * dn.scales[k];
+  }
+  widget_text(std::string(tr(STR_WEIGHTS_UNIT)) + " " + std::to_string(c.unit));
+  vector_plot(tr(STR_WEIGHTS_GATE_ROW), gate_row, COLOR_GATE);
+  vector_plot(tr(STR_WEIGHTS_UP_ROW), up_row, COLOR_UP);
+  vector_plot(tr(STR_WEIGHTS_DOWN_COL), down_col, COLOR_DOWN);
+  if (st->layers[li].live) {
+    widget_text(tr(STR_WEIGHTS_SILU));
+    const std::vector<float>& v = st->layers[li].silu[c.probe];
+    for (int t = 0; t < c.tokens; t++) {
+      const float val = v[(size_t)t * st->manifest.intermediate + c.unit];
+      const std::string label = live_token_text(st->manifest, c.probe, t) + " " + fmt6(val);
+      widget_same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(val > 0.1f ? COLOR_GATE : val < -0.1f ? COLOR_RELU : COLOR_CLASSIC), "%s",
+                         label.c_str());
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// Browser tests of the live views on real (synthetic) weights: the default pack streams and the
+// mirror's shares equal `swiglu stats --json`; a pack on another origin loads by pack= with Range
+// and CORS; a reload fetches no weights; each injected failure shows its message and Retry
+// recovers; the per-token experiments; screenshots of each live view, desktop and phone, en and zh.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { openPage, mirror, hash, waitForMirror, clickItem, startServer } from "./browser.mjs";
+
+const LIVE_TIMEOUT = 60000;  // SwiftShader on two cores: three 3.5 MB gates verified and computed
+const weightRequests = (log) => log.filter((r) => r.path.endsWith(".q8"));
+
+export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
+  const percent = (share) => (100 * share).toFixed(2) + " %";
+
+  test("gate histograms: the default pack streams, and the shares equal swiglu stats", async (site) => {
+    site.log.length = 0;
+    const page = await openPage(site, "#v=1&view=gates");
+    await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+    const text = await mirror(page);
+    expectIncludes(text, "synthetic weights", "mirror");
+    const packDir = path.join(site.dir, "packs/default");
+    const stats = JSON.parse(execFileSync(cli, ["stats", "--pack", packDir, "--json"]).toString());
+    for (const l of stats.layers)
+      expectIncludes(text, `Layer ${l.layer}: (live) > 0.1: ${percent(l.open)}, < -0.1: ${percent(l.negative)}`, "mirror");
+    // Gates only: this view never needs up or down.
+    const weights = weightRequests(site.log).map((r) => path.basename(r.path));
+    expect(weights.every((f) => f.endsWith("-gate.q8")), "fetched more than gates: " + weights.join(", "));
+    await shot(page, "live-gates");
+    // A reload fetches no weights: they come from IndexedDB, verified again.
+    site.log.length = 0;
+    await page.reload();
+    await page.waitForSelector("body[data-lab-ready]");
+    await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+    expect(weightRequests(site.log).length === 0, "a reload fetched weights: " + JSON.stringify(weightRequests(site.log)));
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
+
+  test("a pack on another origin loads by pack= (Range, CORS)", async (site) => {
+    const other = await startServer(path.join(site.dir, "packs"));
+    try {
+      const page = await openPage(site, `#v=1&view=gates&pl=11&pack=${other.base}default/`);
+      await waitForMirror(page, "Layer 11: (live)", LIVE_TIMEOUT);
+      const ranged = other.log.filter((r) => r.range.startsWith("bytes="));
+      expect(ranged.some((r) => r.path.endsWith("probes.bin")), "no Range request for probes.bin: " + JSON.stringify(other.log));
+      expectIncludes(await hash(page), "pack=" + other.base, "URL");
+      await page.context().close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  const FAULTS = [
+    ["404", { status: 404 }, "HTTP 404"],
+    ["500", { status: 500 }, "HTTP 500"],
+    ["416", { status: 416 }, "HTTP 416"],
+    ["a truncated body", { truncate: true }, "truncated"],
+    ["a corrupt body", { corrupt: true }, "checksum mismatch"],
+    ["a dropped connection", { drop: true }, "network error"],
+  ];
+  for (const [name, fault, message] of FAULTS) {
+    test(`failure: ${name} names the file, the rest keeps working, Retry recovers`, async (site) => {
+      site.faults.set("layer-011-gate.q8", { ...fault, times: 1 });
+      try {
+        const page = await openPage(site, "#v=1&view=gates");  // a new context: an empty cache
+        await waitForMirror(page, `Could not load layer-011-gate.q8: ${message}`, LIVE_TIMEOUT);
+        await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+        expectIncludes(await mirror(page), "Layer 11: (precomputed)", "mirror");
+        if (name === "404") await shot(page, "live-failure");
+        await clickItem(page, "stream-retry");
+        await waitForMirror(page, "Layer 11: (live)", LIVE_TIMEOUT);
+        expect(!(await mirror(page)).includes("Could not load"), "the error stayed after Retry");
+        await page.context().close();
+      } finally {
+        site.faults.delete("layer-011-gate.q8");
+      }
+    });
+  }
+
+  test("per token: shuffling only shuffles (exactly 0), one changed token moves alone", async (site) => {
+    const page = await openPage(site, "#v=1&view=perm&layer=11");
+    await waitForMirror(page, "= exactly 0", LIVE_TIMEOUT);
+    let text = await mirror(page);
+    expectIncludes(text, "perm = [5, 3, 1, 0, 2, 4]", "mirror");
+    const moved = (t) => [...t.matchAll(/^  (\d) \S+: (\S+)$/gm)].filter((m) => m[2] !== "0").map((m) => Number(m[1]));
+    expect(JSON.stringify(moved(text)) === "[2]", "positions that moved: " + moved(text));
+    await shot(page, "live-perm");
+    await clickItem(page, "perm-shuffle");
+    await page.waitForFunction(() => /perm=\d/.test(location.hash));
+    await waitForMirror(page, "= exactly 0");
+    await page.evaluate(() => { location.hash = location.hash.replace(/tok=\d+/, "tok=4").replace(/delta=[^&]+/, "delta=-2.5"); });
+    await waitForMirror(page, "token k = 4, delta = -2.5");
+    text = await mirror(page);
+    expect(JSON.stringify(moved(text)) === "[4]", "positions that moved: " + moved(text));
+    await page.context().close();
+  });
+
+  test("weights: the heatmap draws, a click picks a unit, and the link keeps it", async (site) => {
+    const page = await openPage(site, "#v=1&view=weights&layer=23&unit=5");
+    await page.waitForFunction(() => window.labItemRect("weights-heatmap"), null, { timeout: LIVE_TIMEOUT });
+    await waitForMirror(page, "unit 5");
+    const r = await page.evaluate(() => window.labItemRect("weights-heatmap"));
+    await page.mouse.click(r.x + r.w / 2, r.y + r.h * 0.75);
+    await page.waitForFunction(() => !location.hash.includes("unit=5&"));
+    const unit = Number(/unit=(\d+)/.exec(await hash(page))[1]);
+    expect(unit > 2000 && unit < 3400, `picked unit ${unit} at three quarters of 3584 rows`);
+    await shot(page, "live-weights");
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
+
+  for (const [lang, phone] of [["en", true], ["zh", false], ["zh", true]])
+    for (const view of ["gates", "perm", "weights"]) {
+      test(`screenshot: ${view}, ${lang}, ${phone ? "phone" : "desktop"}`, async (site) => {
+        const opts = phone ? { width: 390, height: 844, scale: 3, phone: true } : {};
+        const page = await openPage(site, `#v=1&view=${view}&lang=${lang}`, opts);
+        await waitForMirror(page, view === "perm" ? (lang === "zh" ? "恰好为 0" : "exactly 0") : "silu", LIVE_TIMEOUT).catch(() => {});
+        await page.waitForTimeout(300);
+        await shot(page, `live-${view}-${lang}-${phone ? "phone" : "desktop"}`);
+        await page.context().close();
+      });
+    }
+}

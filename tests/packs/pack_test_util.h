@@ -1,0 +1,71 @@
+// Shared by the pack tests: small synthetic checkpoints in memory, and an independent
+// double-precision path from a checkpoint's raw bytes to the lessons' gate shares.
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/checkpoint/safetensors.h"
+#include "core/checkpoint/synthetic_checkpoint.h"
+#include "core/io/byte_source.h"
+
+// Small dims that still cross the kernels' tiles unevenly (hidden % 8 != 0, inter % 4 != 0).
+inline synth_spec pack_test_spec(synth_naming naming, st_dtype dtype, int shards) {
+  synth_spec s;
+  s.naming = naming;
+  s.dtype = dtype;
+  s.shards = shards;
+  s.hidden = 60;
+  s.intermediate = 170;
+  s.num_layers = 5;
+  s.vocab = 97;
+  s.layers = {0, 2, 4};
+  return s;
+}
+
+inline mem_files pack_test_checkpoint(const synth_spec& s) {
+  mem_files m;
+  m.files = synth_checkpoint_make(s);
+  return m;
+}
+
+// A tensor straight from the file bytes, decoded here without the core's converters.
+inline std::vector<double> raw_tensor(mem_files& m, const std::string& name) {
+  for (auto& f : m.files) {
+    if (f.first.find(".safetensors") == std::string::npos) continue;
+    st_file sf;
+    std::string err;
+    if (!st_read_header(&m, f.first, &sf, &err)) continue;
+    const st_tensor* t = sf.find(name);
+    if (!t) continue;
+    const unsigned char* p = (const unsigned char*)f.second.data() + t->begin;
+    const size_t n = (size_t)(t->end - t->begin);
+    std::vector<double> out;
+    if (t->dtype == ST_DTYPE_F32) {
+      for (size_t i = 0; i < n; i += 4) {
+        float v;
+        std::memcpy(&v, p + i, 4);
+        out.push_back(v);
+      }
+    } else {
+      for (size_t i = 0; i < n; i += 2) {
+        const unsigned h = p[i] | (p[i + 1] << 8);
+        if (t->dtype == ST_DTYPE_BF16) {
+          uint32_t u = (uint32_t)h << 16;
+          float v;
+          std::memcpy(&v, &u, 4);
+          out.push_back(v);
+        } else {
+          const int e = (h >> 10) & 31, mant = h & 1023;
+          double v = e == 0 ? std::ldexp(mant, -24) : std::ldexp(1024 + mant, e - 25);
+          out.push_back(h & 0x8000 ? -v : v);
+        }
+      }
+    }
+    return out;
+  }
+  return {};
+}

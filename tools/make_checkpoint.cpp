@@ -1,0 +1,70 @@
+// make_checkpoint: writes a synthetic Hugging Face checkpoint from a fixed seed
+// (src/core/checkpoint/synthetic_checkpoint.h). With no options it writes the embedded default:
+// shaped exactly like Qwen3.5-0.8B's language model (text_config, 1024 / 3584, 24 layers, BF16,
+// model.language_model.* names, the visual and mtp decoys, one shard plus index), holding layers
+// 0, 11 and 23 and a 4096-token vocabulary. The set-up builds the default pack from it.
+//
+//   make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F]
+//                   [--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32]
+//                   [--shards K] [--no-index] [--seed S]
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cli/cli_args.h"
+#include "core/checkpoint/synthetic_checkpoint.h"
+#include "core/pack/pack_build.h"
+#include "platform/native/dir_files.h"
+
+static bool int_arg(const cli_args& a, const char* k, long lo, long hi, int* out) {
+  if (!a.has(k)) return true;
+  char* end = nullptr;
+  long v = std::strtol(a.get(k).c_str(), &end, 10);
+  if (a.get(k).empty() || *end || v < lo || v > hi) {
+    std::fprintf(stderr, "make_checkpoint: --%s '%s' is not a number in [%ld, %ld]\n", k, a.get(k).c_str(), lo, hi);
+    return false;
+  }
+  *out = (int)v;
+  return true;
+}
+
+int main(int argc, char** argv) {
+  cli_args a;
+  if (!cli_parse_args("make_checkpoint", argc - 1, argv + 1,
+                      {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed"},
+                      {"no-index"}, &a))
+    return 2;
+  if (!a.has("out")) {
+    std::fprintf(stderr, "usage: make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F] "
+                         "[--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32] [--shards K] "
+                         "[--no-index] [--seed S]\n");
+    return 2;
+  }
+  synth_spec s;
+  const std::string naming = a.get_or("naming", "qwen35"), dtype = a.get_or("dtype", "bf16");
+  if (naming != "qwen35" && naming != "llama") return std::fprintf(stderr, "make_checkpoint: --naming qwen35 or llama\n"), 2;
+  s.naming = naming == "llama" ? SYNTH_NAMING_LLAMA : SYNTH_NAMING_QWEN35;
+  if (dtype != "bf16" && dtype != "f16" && dtype != "f32") return std::fprintf(stderr, "make_checkpoint: --dtype bf16, f16 or f32\n"), 2;
+  s.dtype = dtype == "bf16" ? ST_DTYPE_BF16 : dtype == "f16" ? ST_DTYPE_F16 : ST_DTYPE_F32;
+  int seed = (int)s.seed;
+  if (!int_arg(a, "hidden", 8, 8192, &s.hidden) || !int_arg(a, "intermediate", 8, 32768, &s.intermediate) ||
+      !int_arg(a, "num-layers", 1, 1024, &s.num_layers) || !int_arg(a, "vocab", 1, 1 << 20, &s.vocab) ||
+      !int_arg(a, "shards", 1, 64, &s.shards) || !int_arg(a, "seed", 0, 1 << 30, &seed))
+    return 2;
+  s.seed = (uint64_t)seed;
+  s.index = !a.flag("no-index");
+  if (!a.has("layers") && s.num_layers != 24) s.layers.clear();  // the default's 0, 11, 23 fit 24 layers only
+  std::string err;
+  if (a.has("layers") && !pack_parse_layers(a.get("layers"), s.num_layers, &s.layers, &err)) {
+    std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str());
+    return 2;
+  }
+  if (s.layers.empty())
+    for (int i = 0; i < s.num_layers; i++) s.layers.push_back(i);
+  if (!dir_write_all(a.get("out"), synth_checkpoint_make(s), &err)) {
+    std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "make_checkpoint: wrote a synthetic %s-named checkpoint to %s\n", naming.c_str(), a.get("out").c_str());
+  return 0;
+}
