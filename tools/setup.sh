@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
 fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates \
-nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev"
+nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev \
+libpcre2-dev libutf8proc-dev pkg-config"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -2,25 +2,7 @@
 # converting a Llama-named sharded F16 checkpoint, and bad arguments (exit 2) and bad files
 # (exit 1), which must leave no pack behind.
 # cmake -DCLI=swiglu -DMAKE_CKPT=make_checkpoint -DPACK=default-pack -DWORK=scratch-dir -P cli_packs_test.cmake
-function(run expect_rc)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL expect_rc)
-    message(FATAL_ERROR "${ARGN}: exit ${rc}, expected ${expect_rc}\n${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-function(expect text haystack)
-  string(FIND "${haystack}" "${text}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "expected to find '${text}' in:\n${haystack}")
-  endif()
-endfunction()
-function(expect_regex re haystack)
-  if(NOT "${haystack}" MATCHES "${re}")
-    message(FATAL_ERROR "expected to match '${re}' in:\n${haystack}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_lib.cmake)
 
 # [SECTION] the default pack
 run(0 ${CLI} stats --pack ${PACK} --json)

@@ -5,6 +5,7 @@
 //   swiglu budget [--h 1024] [--f 3584] [--layers 24]
 //   swiglu url '#v=1&view=hand&x=1,2&step=5'     (what a shared link decodes to)
 //   swiglu convert | stats | permute ...           (weight packs: cmd_pack.cpp)
+//   swiglu tokenize --tokenizer FILE [--json] TEXT (token ids: cmd_tokenize.cpp)
 //
 // Numbers are read exactly as in the page's links (url_state.h), so a value the CLI refuses is
 // one a link would refuse too. Exit status: 0 ok, 1 bad input file, 2 bad arguments.
@@ -29,7 +30,8 @@ static int usage() {
                "       swiglu url FRAGMENT\n"
                "       swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --tokens ID,... [--label TEXT] ...\n"
                "       swiglu stats --pack PACKDIR [--json] [--threshold 0.1]\n"
-               "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n");
+               "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n"
+               "       swiglu tokenize --tokenizer FILE [--json] TEXT\n");
   return 2;
 }
 
@@ -136,5 +138,6 @@ int main(int argc, char** argv) {
   if (cmd == "convert") return cli_convert(argc - 2, argv + 2);
   if (cmd == "stats") return cli_stats(argc - 2, argv + 2);
   if (cmd == "permute") return cli_permute(argc - 2, argv + 2);
+  if (cmd == "tokenize") return cli_tokenize(argc - 2, argv + 2);
   return usage();
 }
