@@ -50,7 +50,7 @@ if(NOT EMSCRIPTEN)
   add_library(swiglu_native_io STATIC src/platform/native/dir_files.cpp)
   target_link_libraries(swiglu_native_io PUBLIC swiglu_core)
 
-  target_sources(swiglu PRIVATE tools/cli/cmd_pack.cpp tools/cli/cli_args.cpp)
+  target_sources(swiglu PRIVATE tools/cli/cmd_pack.cpp tools/cli/cli_args.cpp)  # (tokenizer.cmake links the tokenizer)
   target_link_libraries(swiglu PRIVATE swiglu_native_io)
   target_include_directories(swiglu PRIVATE tools/cli)
 
@@ -81,7 +81,7 @@ if(NOT EMSCRIPTEN)
   endif()
 
   add_test(NAME cli_packs COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DMAKE_CKPT=$<TARGET_FILE:make_checkpoint>
-    -DPACK=${DEFAULT_PACK} -DWORK=${CMAKE_BINARY_DIR}/cli-packs-work -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_packs_test.cmake)
+    -DPACK=${DEFAULT_PACK} -DWORK=${CMAKE_BINARY_DIR}/cli-packs-work -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_packs_test.cmake)
 endif()
 
 # [SECTION] fuzzing (clang only: tools/fuzz.sh configures build-fuzz with clang++-14 and

@@ -1,8 +1,10 @@
 // swiglu convert | stats | permute: weight packs from the command line, over the same core the
 // page runs (src/core/pack/, src/core/checkpoint/).
 //
-//   swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --tokens ID,ID,... [--label TEXT]
-//                  [--pieces "a|b|c"] [--tokens ... [--label ...]] [--model-id ID]
+//   swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --text "sentence" [--text ...]
+//                  [--tokens ID,ID,... [--label TEXT] [--pieces "a|b|c"]] [--model-id ID]
+// --text tokenizes with the checkpoint's tokenizer.json; --tokens gives ids directly (for a
+// checkpoint without one). Probes from --tokens come first, then those from --text.
 //   swiglu stats --pack PACKDIR [--json] [--threshold 0.1]
 //   swiglu permute --pack PACKDIR --layer L [--probe I] [--perm 5,3,1,0,2,4] [--token 2] [--delta 1.0] [--json]
 #include <cmath>
@@ -18,6 +20,7 @@
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_read.h"
 #include "core/pack/pack_stats.h"
+#include "core/tokenizer/bpe_tokenizer.h"
 #include "core/url_state.h"
 #include "platform/native/dir_files.h"
 
@@ -32,14 +35,38 @@ static bool parse_ids(const std::string& text, std::vector<int64_t>* ids) { retu
 static bool parse_double(const std::string& text, double* out) { return url_parse_number(text, out) && std::isfinite(*out); }
 
 // [SECTION] convert
+// --text probes: tokenized with the checkpoint's own tokenizer.json, exactly as the model does.
+static bool add_text_probes(byte_source* src, const std::vector<std::string>& texts, std::vector<pack_probe_spec>* probes,
+                            std::string* error) {
+  std::string json;
+  if (!src->exists("tokenizer.json")) return *error = "missing: give --tokens instead for a checkpoint without a tokenizer", false;
+  if (!byte_source_read_all(src, "tokenizer.json", 256u << 20, &json, error)) return false;
+  bpe_tokenizer tok;
+  if (!bpe_tokenizer_load(json, &tok, error)) return false;
+  for (const std::string& text : texts) {
+    bpe_encoding e = bpe_encode(&tok, text);
+    if (!e.error.empty()) return *error = e.error, false;
+    if (e.ids.empty()) return *error = "'" + text + "' gives no tokens", false;
+    pack_probe_spec p;
+    p.label = text;
+    p.tokens.assign(e.ids.begin(), e.ids.end());
+    p.pieces = e.pieces;
+    std::string ids;
+    for (int id : e.ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    std::fprintf(stderr, "[convert] \"%s\": %zu tokens: %s\n", text.c_str(), e.ids.size(), ids.c_str());
+    probes->push_back(p);
+  }
+  return true;
+}
+
 int cli_convert(int argc, char** argv) {
   cli_args a;
-  if (!cli_parse_args("convert", argc, argv, {"checkpoint", "out", "layers", "tokens", "label", "pieces", "model-id"}, {}, &a))
+  if (!cli_parse_args("convert", argc, argv, {"checkpoint", "out", "layers", "tokens", "label", "pieces", "text", "model-id"}, {}, &a))
     return 2;
-  if (!a.has("checkpoint") || !a.has("out") || !a.has("tokens"))
-    return fail("convert", 2, "needs --checkpoint DIR --out PACKDIR --tokens ID,ID,... (and --layers 0,11,23 or all)");
+  if (!a.has("checkpoint") || !a.has("out") || (!a.has("tokens") && !a.has("text")))
+    return fail("convert", 2, "needs --checkpoint DIR --out PACKDIR and --text \"sentence\" or --tokens ID,ID,... (and --layers 0,11,23 or all)");
   pack_build_options opt;
-  const std::vector<std::string>& toks = a.values.at("tokens");
+  const std::vector<std::string> toks = a.has("tokens") ? a.values.at("tokens") : std::vector<std::string>();
   const std::vector<std::string> labels = a.has("label") ? a.values.at("label") : std::vector<std::string>();
   const std::vector<std::string> pieces = a.has("pieces") ? a.values.at("pieces") : std::vector<std::string>();
   if (labels.size() > toks.size()) return fail("convert", 2, "more --label than --tokens");
@@ -65,6 +92,8 @@ int cli_convert(int argc, char** argv) {
   checkpoint ck;
   std::string err;
   if (!ckpt_open(&src, &ck, &err)) return fail("convert", 1, a.get("checkpoint") + ": " + err);
+  if (a.has("text") && !add_text_probes(&src, a.values.at("text"), &opt.probes, &err))
+    return fail("convert", 1, a.get("checkpoint") + "/tokenizer.json: " + err);
   if (!pack_parse_layers(a.get_or("layers", "all"), ck.config.layers, &opt.layers, &err)) return fail("convert", 2, err);
   std::fprintf(stderr, "[convert] %s: %s, hidden %lld, intermediate %lld, %lld layers, RMSNorm x %s, tensors under '%s'%s\n",
                a.get("checkpoint").c_str(), ck.config.model_type.c_str(), (long long)ck.config.hidden,

@@ -28,7 +28,7 @@ static int usage() {
                "       swiglu silu Z\n"
                "       swiglu budget [--h H] [--f F] [--layers L]\n"
                "       swiglu url FRAGMENT\n"
-               "       swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --tokens ID,... [--label TEXT] ...\n"
+               "       swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --text SENTENCE | --tokens ID,... [--label TEXT] ...\n"
                "       swiglu stats --pack PACKDIR [--json] [--threshold 0.1]\n"
                "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n"
                "       swiglu tokenize --tokenizer FILE [--json] TEXT\n");
