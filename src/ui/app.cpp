@@ -5,7 +5,6 @@
 #include "core/strings.h"
 #include "core/url_state.h"
 #include "imgui.h"
-#include "imgui_internal.h"  // GetActiveID, the window's MoveId: see drag_to_scroll
 #include "platform/platform.h"
 #include "ui/budget_panel.h"
 #include "ui/item_probe.h"
@@ -37,7 +36,7 @@ void lab_app_init(lab_app* app) {
 
 bool lab_app_animating(const lab_app* app, double now) {
   // The copy feedback also needs a frame once it is due to disappear, hence the margin.
-  return app->hand.playing || now < app->copy_feedback_until + 0.2;
+  return app->hand.playing || now < app->copy_feedback_until + 0.2 || app->layout_settling;
 }
 
 static void view_button(lab_state* s, lab_view view, str_id label, const char* probe) {
@@ -84,28 +83,12 @@ static void draw_top_bar(lab_app* app, double now) {
 
 static void draw_notices(lab_app* app) {
   if (app->notices.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(COLOR_NOTICE_BG));
-  float h = ImGui::GetTextLineHeightWithSpacing() * (float(app->notices.size()) + 0.6f) + ImGui::GetFrameHeightWithSpacing();
-  ImGui::BeginChild("notices", ImVec2(0, h), true);
+  // As tall as its text: however long the notices, Dismiss is inside the box, never under a scroll.
+  widget_fit_box_begin("notices", COLOR_NOTICE_BG, true);
   for (const std::string& n : app->notices) widget_text_wrapped(n);
-  if (ImGui::SmallButton(tr(STR_DISMISS))) app->notices.clear();
+  if (ImGui::Button(tr(STR_DISMISS))) app->notices.clear();
   item_probe("dismiss");
-  ImGui::EndChild();
-  ImGui::PopStyleColor();
-}
-
-// Phones have no wheel: a drag that starts on empty page (not on a widget) scrolls it.
-// (A press on a window's background makes the window's move handle the active item, even for a
-// window that cannot move: that is the "empty page" case.)
-static void drag_to_scroll() {
-  ImGuiIO& io = ImGui::GetIO();
-  ImGuiID active = ImGui::GetActiveID();
-  bool on_background = active == 0 || active == ImGui::GetCurrentWindow()->MoveId;
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && on_background &&
-      ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
-    ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseDelta.y);
-    ImGui::SetScrollX(ImGui::GetScrollX() - io.MouseDelta.x);
-  }
+  widget_fit_box_end();
 }
 
 // After the frame's edits: one URL write and one mirror write per actual change.
@@ -147,11 +130,16 @@ void lab_app_frame(lab_app* app, double now) {
       hand_panel_keys(&app->hand, &app->state);
       hand_panel_draw(&app->hand, &app->state, now);
       break;
-    case LAB_VIEW_SILU: silu_panel_draw(&app->state); break;
+    case LAB_VIEW_SILU:
+      silu_panel_keys(&app->state);
+      silu_panel_draw(&app->state);
+      break;
     case LAB_VIEW_BUDGET: budget_panel_draw(&app->state); break;
     default: break;
   }
-  drag_to_scroll();
+  widget_drag_to_scroll();
   ImGui::End();
+  item_probe_end_frame();
+  app->layout_settling = widget_layout_changed();
   sync_outputs(app);
 }

@@ -216,6 +216,71 @@ test("a lost WebGL context (phones drop them) comes back with the same view", as
   await page.context().close();
 });
 
+// [SECTION] nothing cut off: every view, phone and laptop, English and Chinese
+// The page is scrolled from top to bottom with the wheel; at each stop every named widget and
+// printed number the app drew must be reachable (window.labItems: inside the screen, or inside a
+// sideways strip that shows its scrollbar and hint; never cut by a cell or a box), and the
+// lesson's results must all have been seen.
+const SCREENS = [
+  { name: "phone", width: 390, height: 844, scale: 3, phone: true },
+  { name: "desktop", width: 1280, height: 800 },
+];
+const VIEWS = [
+  { name: "hand-step3", fragment: "#v=1&view=hand&step=3",
+    numbers: ["g₁ = (-1.000000)×sigmoid(-1.000000) = (-1.000000)×0.268941 = -0.268941", "0.731059", "1.761594"] },
+  { name: "hand-step5", fragment: "#v=1&view=hand&step=5",
+    numbers: ["y₁ = 1×(-0.268941) + 0×0.000000 + 1×2.193176 + 0×(-1.761594) = 1.924234", "0.880797", "2.193176"] },
+  { name: "silu", fragment: "#v=1&view=silu&z=-1&ov=sigmoid,gelu", numbers: ["-0.268941", "-0.158655", "-0.278465"] },
+  { name: "budget", fragment: "#v=1&view=budget", numbers: ["11,010,048 (11.01M)", "264,241,152", "201,326,592"] },
+  { name: "notices", fragment: "#v=1&view=hand&x=a&wu=b&wg=c&wd=d&step=e&z=f&ov=g&h=h&f=i&layers=j&lang=k",
+    numbers: ["'layers'", "1.924234"] },
+];
+
+// The page's records once two reads 100 ms apart agree (SwiftShader at 3x draws slowly).
+async function settledItems(page) {
+  let before = "";
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(100);
+    const now = await page.evaluate(() => JSON.stringify(window.labItems()));
+    if (now === before) return JSON.parse(now);
+    before = now;
+  }
+  throw new Error("the page never settled");
+}
+
+async function scrollThrough(page, what, screen) {
+  const seen = new Set();
+  let last = "";
+  for (let stop = 0; stop < 30; stop++) {
+    const items = await settledItems(page);
+    for (const it of items) {
+      expect(it.reachable, `${what}: "${it.name || it.text}" cut off at x ${it.x0}..${it.x1}, y ${it.y0}..${it.y1}`);
+      if (it.text) seen.add(it.text);
+    }
+    const key = JSON.stringify(items.map((it) => [it.name, it.text, Math.round(it.y0)]));
+    if (key === last) break;  // the wheel no longer moves anything: the bottom
+    last = key;
+    await page.mouse.move(screen.width / 2, screen.height / 2);
+    await page.mouse.wheel(0, screen.height * 0.6);
+  }
+  return [...seen].join("\n");
+}
+
+for (const screen of SCREENS)
+  for (const lang of ["en", "zh"])
+    test(`${screen.name} ${lang}: every number and control of every view is reachable`, async (site) => {
+      for (const view of VIEWS) {
+        const page = await openPage(site, view.fragment + (view.name === "notices" ? "" : "&lang=" + lang), screen);
+        await settledItems(page);
+        await shot(page, `${screen.name}-${lang}-${view.name}`);
+        const seen = await scrollThrough(page, `${screen.name} ${lang} ${view.name}`, screen);
+        for (const n of view.numbers) expectIncludes(seen, n, `${view.name}: the texts on screen`);
+        if (screen.phone && view.name.startsWith("hand")) await shot(page, `${screen.name}-${lang}-${view.name}-bottom`);
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      }
+    });
+
 // [SECTION] runner
 const site = await startSite(siteDir);
 let passed = 0, failed = 0;

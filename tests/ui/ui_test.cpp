@@ -2,21 +2,38 @@
 // (item_probe), keys, URL edits, and what lands in the URL, the text mirror and the notice.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "core/activations.h"
 #include "core/url_state.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // the page window's scroll, as a student's swipe would set it
 #include "platform/native/platform_native.h"
 #include "ui/app.h"
 #include "ui/item_probe.h"
+#include "ui/page_style.h"
 
 void lab_imgui_assert_failed(const char* expr, const char* file, int line) {
   throw std::runtime_error(std::string("ImGui assertion failed: ") + expr + " at " + file + ":" + std::to_string(line));
 }
 
-enum { KEY_LEFT = 37, KEY_RIGHT = 39 };  // DOM keyCodes, as the browser backend maps them
+// DOM keyCodes, as the browser backend maps them
+enum { KEY_BACKSPACE = 8, KEY_TAB = 9, KEY_ENTER = 13, KEY_SHIFT = 16, KEY_SPACE = 32, KEY_LEFT = 37, KEY_RIGHT = 39 };
 static const double FRAME_SECONDS = 1.0 / 60;
+
+// The page's own fonts (Debian's files that the web build cuts down), so text here is as wide as
+// in the browser and "is every number on screen" means the same thing.
+static std::vector<char> font_file(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(std::string("missing font ") + path + " (tools/setup.sh installs it)");
+  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+static const std::vector<char> LATIN_FONT = font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+static const std::vector<char> CJK_FONT = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
 
 struct headless_page {
   lab_app app;
@@ -32,9 +49,14 @@ struct headless_page {
     io.DisplaySize = ImVec2(width, height);
     io.KeyMap[ImGuiKey_LeftArrow] = KEY_LEFT;
     io.KeyMap[ImGuiKey_RightArrow] = KEY_RIGHT;
+    io.KeyMap[ImGuiKey_Backspace] = KEY_BACKSPACE;
+    io.KeyMap[ImGuiKey_Tab] = KEY_TAB;
+    io.KeyMap[ImGuiKey_Enter] = KEY_ENTER;
+    io.KeyMap[ImGuiKey_Space] = KEY_SPACE;
+    lab_style_apply();
+    lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
     unsigned char* pixels;
     int w, h;
-    io.Fonts->AddFontDefault();
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     platform_native_set_fragment(fragment);
     lab_app_init(&app);
@@ -221,4 +243,141 @@ TEST_CASE("the language button switches the page and its mirror to Chinese") {
   CHECK(page.url().state.lang == LAB_LANG_ZH);
   CHECK(contains(page.mirror(), "手算"));
   CHECK(platform_native_lang() == "zh-CN");
+}
+
+// [SECTION] every number and control reachable, on a phone and on a laptop
+// What a student cannot bring into view, by scrolling the page or a sideways strip that says it
+// scrolls, does not exist for them: each printed text and named widget must be reachable.
+// ImGui skips what is scrolled out of view, so the page is scrolled from top to bottom, as a
+// student would, and every frame's records are checked and kept.
+static std::vector<item_record> g_seen;
+
+static void scroll_through(headless_page& page, const std::string& what) {
+  g_seen.clear();
+  ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+  REQUIRE(root);
+  for (int i = 0; i < 3; ++i) page.frame();  // boxes learn their heights
+  for (float y = 0;; y += ImGui::GetIO().DisplaySize.y * 0.5f) {
+    ImGui::SetScrollY(root, y);
+    page.frame();
+    page.frame();
+    for (const item_record& r : item_probe_all()) {
+      INFO(what << " scrolled to " << y << ": '" << r.name << r.text << "' at x " << r.rect.x0 << ".." << r.rect.x1
+                << ", y " << r.rect.y0 << ".." << r.rect.y1);
+      if (!r.reachable) CHECK(r.reachable);  // one line per failure, not one per record
+      g_seen.push_back(r);
+    }
+    if (y >= root->ScrollMax.y) break;
+  }
+  ImGui::SetScrollY(root, 0);
+  page.frame();
+}
+
+// True if a reachable printed text contains `part`.
+static bool shows(const std::string& part) {
+  for (const item_record& r : g_seen)
+    if (r.reachable && contains(r.text, part)) return true;
+  return false;
+}
+
+struct screen { float w, h; };
+static const screen SCREENS[] = {{390, 844}, {1280, 800}};
+
+TEST_CASE("hand view: every step's formula ends with its result, and every table value is reachable") {
+  for (screen sc : SCREENS)
+    for (const char* lang : {"en", "zh"}) {
+      std::string base = std::string("#v=1&view=hand&lang=") + lang + "&step=";
+      headless_page page(base + "0", sc.w, sc.h);
+      for (int step = 0; step <= 5; ++step) {
+        lab_app_load_fragment(&page.app, base + std::to_string(step));
+        std::string what = "hand step " + std::to_string(step) + " " + lang + " at " + std::to_string(int(sc.w));
+        scroll_through(page, what);
+        INFO(what);
+        if (step == 1) CHECK(shows("u₁ = 1×1 + 0×2 = 1.000000"));
+        if (step == 3) {
+          CHECK(shows("g₁ = (-1.000000)×sigmoid(-1.000000) = (-1.000000)×0.268941 = -0.268941"));
+          CHECK(shows("g₄ = 2.000000×sigmoid(2.000000) = 2.000000×0.880797 = 1.761594"));
+        }
+        if (step == 5) {
+          CHECK(shows("y₁ = 1×(-0.268941) + 0×0.000000 + 1×2.193176 + 0×(-1.761594) = 1.924234"));
+          CHECK(shows("y₂ = 0×(-0.268941) + 1×0.000000 + 0×2.193176 + 1×(-1.761594) = -1.761594"));
+          for (const char* v : {"0.880797", "0.731059", "2.193176", "-1.761594", "1.924234"}) CHECK(shows(v));
+        }
+      }
+    }
+}
+
+TEST_CASE("a long notice grows its box: Dismiss is reachable and works by a tap on a phone") {
+  const char* hostile = "#v=1&view=hand&x=a&wu=b&wg=c&wd=d&step=e&z=f&ov=g&h=h&f=i&layers=j&lang=k";
+  for (screen sc : SCREENS) {
+    headless_page page(hostile, sc.w, sc.h);
+    scroll_through(page, "notices");
+    CHECK(page.app.notices.size() == 11);
+    CHECK(shows("Link key 'lang' has an unreadable value 'k'"));
+    page.click("dismiss");
+    CHECK(page.app.notices.empty());
+  }
+}
+
+TEST_CASE("SiLU and budget views: every number reachable, overlays and legend, in both languages") {
+  for (screen sc : SCREENS)
+    for (const char* lang : {"en", "zh"}) {
+      std::string what = std::string(lang) + " at " + std::to_string(int(sc.w));
+      INFO(what);
+      {
+        headless_page page(std::string("#v=1&view=silu&z=-1&ov=sigmoid,gelu&lang=") + lang, sc.w, sc.h);
+        scroll_through(page, "silu " + what);
+        for (const char* v : {"-0.268941", "0.268941", "-0.158655", "-1.278465", "-0.278465"}) CHECK(shows(v));
+        CHECK(shows("GELU(z) = z·Φ(z)"));  // the overlays have legend entries
+        CHECK(shows("sigmoid(z) = 1 / (1 + e^(−z))"));
+        REQUIRE(item_probe_get("silu-min-label"));
+        CHECK(item_probe_get("silu-min-label")->reachable);
+      }
+      headless_page budget(std::string("#v=1&view=budget&lang=") + lang, sc.w, sc.h);
+      scroll_through(budget, "budget " + what);
+      for (const char* v : {"11,010,048", "264,241,152", "8,388,608", "201,326,592"}) CHECK(shows(v));
+    }
+}
+
+TEST_CASE("SiLU probe: a drag lands exactly on z = -1 and on the minimum; typing sets any z") {
+  for (screen sc : SCREENS) {
+    headless_page page("#view=silu&z=0", sc.w, sc.h);
+    item_rect r;
+    REQUIRE(item_probe_find("plot", &r));
+    // The plot's z axis: find the pixel of z = -1 by dragging across and reading the probe.
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+    page.frame();
+    io.MouseDown[0] = true;
+    page.frame();
+    bool hit_minus_one = false, hit_minimum = false;
+    for (float x = r.x0; x <= r.x1; x += 0.5f) {
+      io.MousePos.x = x;
+      page.frame();
+      hit_minus_one |= page.app.state.probe_z == -1.0;
+      hit_minimum |= page.app.state.probe_z == act_silu_minimum().z;
+    }
+    io.MouseDown[0] = false;
+    page.frame();
+    CHECK(hit_minus_one);
+    CHECK(hit_minimum);
+  }
+  headless_page page("#view=silu&z=3");
+  item_rect r;
+  REQUIRE(item_probe_find("probe-typed", &r));
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(r.x0 + 20, (r.y0 + r.y1) / 2);
+  page.frame();
+  io.MouseDown[0] = true;
+  page.frame();
+  io.MouseDown[0] = false;
+  page.frame();
+  REQUIRE(io.WantTextInput);
+  for (int i = 0; i < 10; ++i) page.press(KEY_BACKSPACE);
+  io.AddInputCharactersUTF8("-1");
+  page.frame();
+  page.press(KEY_ENTER);
+  CHECK(page.app.state.probe_z == -1.0);
+  CHECK(contains(page.mirror(), "SiLU(z) = -0.268941"));
+  CHECK(contains(platform_url_fragment(), "z=-1&"));
 }
