@@ -48,7 +48,7 @@ set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR}
 target_link_options(swiglu_lab PRIVATE
   -sUSE_WEBGL2=1 -sFULL_ES3=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall
-  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_items_json,_malloc,_free
+  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_items_json,_lab_focused_name,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 
 # The page shell and its static files go beside the js and wasm.

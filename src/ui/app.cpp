@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "platform/platform.h"
 #include "ui/budget_panel.h"
+#include "ui/focus.h"
 #include "ui/item_probe.h"
 #include "ui/silu_panel.h"
 #include "ui/widgets.h"
@@ -26,6 +27,7 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
 
 void lab_app_init(lab_app* app) {
   *app = lab_app{};
+  focus_install();
   hand_panel_init(&app->hand);
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
   // lost) brings back where this browser left off, so nobody loses their place.

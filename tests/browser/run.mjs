@@ -216,6 +216,55 @@ test("a lost WebGL context (phones drop them) comes back with the same view", as
   await page.context().close();
 });
 
+// [SECTION] keyboard alone
+// Presses Tab (or Shift+Tab) until `name` has the focus, letting the page draw after each press.
+async function tabTo(page, name, back = false) {
+  for (let i = 0; i < 40; i++) {
+    if ((await page.evaluate(() => window.labFocused())) === name) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    await page.waitForTimeout(80);
+  }
+  throw new Error(`Tab never reached "${name}"`);
+}
+
+test("keyboard alone: Tab reaches every control with a mark, Enter and Space press, arrows step", async (site) => {
+  const page = await openPage(site, "#v=1&view=hand&x=1,oops&step=4");
+  await page.locator("#canvas").focus();
+  const order = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("Tab");
+    await page.waitForTimeout(60);
+    const name = await page.evaluate(() => window.labFocused());
+    if (name && order[order.length - 1] !== name) order.push(name);
+    if (name === "x2") break;
+  }
+  const expected = ["view-hand", "view-silu", "view-budget", "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
+  expect(JSON.stringify(order) === JSON.stringify(expected), `Tab order ${order.join(" ")}`);
+  expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
+  await shot(page, "keyboard-focus-x2");
+  // Shift-Tab back to Next, Enter presses it; the arrows step while a button has the focus.
+  await tabTo(page, "next", true);
+  await page.keyboard.press("Enter");
+  await waitForMirror(page, "Step 5 of 5");
+  await page.keyboard.press("ArrowLeft");
+  await waitForMirror(page, "Step 4 of 5");
+  await page.keyboard.press("Space");  // Next still has the focus
+  await waitForMirror(page, "Step 5 of 5");
+  // The view buttons by keyboard.
+  await tabTo(page, "view-silu", true);
+  await page.keyboard.press("Enter");
+  await waitForMirror(page, "SiLU(z) = -0.268941");
+  await tabTo(page, "probe-typed");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("-1.278465");
+  await page.keyboard.press("Enter");
+  await waitForMirror(page, "SiLU(z) = -0.278465");
+  await shot(page, "keyboard-silu");
+  expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+  await page.context().close();
+});
+
 // [SECTION] nothing cut off: every view, phone and laptop, English and Chinese
 // The page is scrolled from top to bottom with the wheel; at each stop every named widget and
 // printed number the app drew must be reachable (window.labItems: inside the screen, or inside a

@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 #include "platform/web/imgui_impl_html5.h"
 #include "ui/app.h"
+#include "ui/focus.h"
 #include "ui/item_probe.h"
 #include "ui/page_style.h"
 
@@ -58,8 +59,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_items_json() {
   return json.c_str();
 }
 
+// The name of the control with the keyboard focus mark ("" if none), for the keyboard tests.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_focused_name() {
+  static std::string name;
+  name = focus_current_name();
+  return name.c_str();
+}
+
 EM_JS(void, js_install_listeners, (void), {
   window.labItems = () => JSON.parse(UTF8ToString(Module._lab_items_json()));
+  window.labFocused = () => UTF8ToString(Module._lab_focused_name());
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
   window.labItemRect = (name) => {
     const n = lengthBytesUTF8(name) + 1, p = _malloc(n + 16), out = p + ((n + 3) & ~3);
