@@ -10,10 +10,12 @@
 #include "core/param_budget.h"
 #include "core/strings.h"
 
+// printf with string arguments only (the table's formats take %s), up to seven.
 static std::string format(const char* fmt, const std::string& a, const std::string& b = "",
-                          const std::string& c = "", const std::string& d = "", const std::string& e = "") {
+                          const std::string& c = "", const std::string& d = "", const std::string& e = "",
+                          const std::string& f = "", const std::string& g = "") {
   char buf[512];
-  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str());
+  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str(), f.c_str(), g.c_str());
   return buf;
 }
 
@@ -109,7 +111,8 @@ std::string lab_budget_all_layers_text(int64_t layers) {
 static std::string budget_text(const lab_state& s) {
   budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
   std::string out = view_head(STR_VIEW_BUDGET);
-  out += "h = " + std::to_string(s.hidden) + ", f = " + std::to_string(s.intermediate) + ", " +
+  const std::string sep = tr(STR_MIRROR_SEP);
+  out += "h = " + std::to_string(s.hidden) + sep + "f = " + std::to_string(s.intermediate) + sep +
          tr(STR_BUDGET_LAYERS) + " = " + std::to_string(s.layers) + "\n";
   // Each row of the page's table: per layer (with its short form) and for all layers.
   struct row { str_id name; int64_t f, per_layer; const char* note; };
@@ -117,11 +120,9 @@ static std::string budget_text(const lab_state& s) {
                       {STR_BUDGET_BALANCED, c.balanced_f, c.balanced_per_layer, ""},
                       {STR_BUDGET_ACTUAL, s.intermediate, c.swiglu_per_layer, ""}};
   const std::string all = lab_budget_all_layers_text(s.layers);
-  for (const row& r : rows) {
-    out += std::string(tr(r.name)) + " (f = " + std::to_string(r.f) + "): " + fmt_count(r.per_layer) + " (" +
-           fmt_count_short(r.per_layer) + ") " + tr(STR_BUDGET_PER_LAYER) + r.note + ", " + all + ": " +
-           fmt_count(r.per_layer * s.layers) + "\n";
-  }
+  for (const row& r : rows)
+    out += format(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f), fmt_count(r.per_layer),
+                  fmt_count_short(r.per_layer), r.note, all, fmt_count(r.per_layer * s.layers)) + "\n";
   out += lab_budget_ratio_text(c) + "\n";
   return out;
 }

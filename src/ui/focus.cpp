@@ -31,6 +31,8 @@ static focus_state g_focus;
 
 // [SECTION] the item hook (ImGui calls it for every widget with an id)
 void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, const ImRect& bb, ImGuiID id) {
+  // ImGui also reports scrollbars and resize grips (from ButtonBehavior, not ItemAdd): not controls.
+  if (ctx->LastItemData.ID != id) return;
   const ImGuiItemFlags flags = ctx->LastItemData.InFlags;
   if (flags & (ImGuiItemFlags_Disabled | ImGuiItemFlags_NoNav | ImGuiItemFlags_NoTabStop)) return;
   if (ctx->CurrentTable && (ctx->CurrentTable->RowFlags & ImGuiTableRowFlags_Headers)) return;  // column headers

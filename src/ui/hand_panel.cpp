@@ -272,7 +272,9 @@ static void draw_gate_bars(const lab_state* s, const hand_trace& t) {
 
 // [SECTION] follow-ups: AND, and the fixed gate
 static void draw_and(void) {
-  if (!ImGui::CollapsingHeader(tr(STR_HAND_AND_TITLE))) return;
+  bool open = ImGui::CollapsingHeader(tr(STR_HAND_AND_TITLE));
+  item_probe("and-header");
+  if (!open) return;
   widget_text_wrapped(tr(STR_HAND_AND_TEXT));
   std::vector<widget_cell> cells;
   for (int bits = 0; bits < 4; ++bits) {
@@ -284,7 +286,9 @@ static void draw_and(void) {
 }
 
 static void draw_fixed_gate(const lab_state* s) {
-  if (!ImGui::CollapsingHeader(tr(STR_HAND_FIXED_TITLE))) return;
+  bool open = ImGui::CollapsingHeader(tr(STR_HAND_FIXED_TITLE));
+  item_probe("fixed-header");
+  if (!open) return;
   widget_text_wrapped(tr(STR_HAND_FIXED_TEXT));
   std::vector<std::string> lines = lab_fixed_gate_lines(*s);
   widget_text_wrapped(lines[0]);

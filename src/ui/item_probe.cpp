@@ -43,6 +43,7 @@ static bool is_reachable(ImRect r) {
 }
 
 static void record(const char* name, const std::string& text, ImVec2 a, ImVec2 b, ImGuiID id) {
+  if (GImGui->CurrentWindow->SkipItems) return;  // a box out of view draws nothing: no rectangle to judge
   bool reachable = is_reachable(ImRect(a, b));
   g_frame.push_back(item_record{name, text, item_rect{a.x, a.y, b.x, b.y}, reachable, id});
 }

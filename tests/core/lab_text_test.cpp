@@ -82,3 +82,47 @@ TEST_CASE("a notice quotes at most 60 bytes of a long value, cut between charact
   CHECK(contains(t, std::string(59, 'a') + "…'"));
   CHECK(t.size() < 200);
 }
+
+TEST_CASE("hand mirror: the weights and both follow-ups, whatever the step") {
+  lab_state s = lab_state_default();
+  s.step = 0;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "W_up = [1, 0; 0, 1; 1, 1; 1, -1]"));
+  CHECK(contains(t, "W_gate = [-1, 0; 0, 0; 1, 0; 0, 1]"));
+  CHECK(contains(t, "W_down = [1, 0, 1, 0; 0, 1, 0, 1]"));
+  CHECK(contains(t, "x₁ = 1, x₂ = 1: u = 1.000000, silu(a) = 0.731059, u·silu(a) / silu(1) = 1.000000"));
+  CHECK(contains(t, "x₁ = 1, x₂ = 0: u = 1.000000, silu(a) = 0.000000, u·silu(a) / silu(1) = 0.000000"));
+  CHECK(contains(t, "g = [1, 1, 1, 1]:  y(x) = [4.000000, 1.000000]   y(2x) = [8.000000, 2.000000]"));
+  CHECK(contains(t, "g = silu(a):  y(x) = [1.924234, -1.761594]"));
+}
+
+TEST_CASE("budget mirror: every row per layer and for all layers; one layer; billions") {
+  lab_state s = lab_state_default();
+  s.view = LAB_VIEW_BUDGET;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "classic FFN, 4h (f = 4096): 8,388,608 (8.39M) per layer (8 h²), all 24 layers: 201,326,592"));
+  CHECK(contains(t, "SwiGLU, 8/3 h (f = 2731): 8,389,632 (8.39M) per layer, all 24 layers: 201,351,168"));
+  CHECK(contains(t, "SwiGLU, f (f = 3584): 11,010,048 (11.01M) per layer, all 24 layers: 264,241,152"));
+  s.hidden = 65536, s.intermediate = 262144, s.layers = 1;
+  t = lab_text(s);
+  CHECK(contains(t, "51,539,607,552 (51.54B) per layer, the 1 layer: 51,539,607,552"));
+  CHECK_FALSE(contains(t, "all 1 layers"));
+}
+
+TEST_CASE("the Chinese mirror reads as Chinese: Chinese punctuation and step titles") {
+  lab_state s = lab_state_default();
+  s.lang = LAB_LANG_ZH;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "手算。第 5 步，共 5 步：下投影（down）：y = W_down z"));
+  CHECK(contains(t, "数值：\n"));
+  CHECK_FALSE(contains(t, "手算. "));
+  CHECK_FALSE(contains(t, "down 投影"));
+  s.view = LAB_VIEW_SILU;
+  CHECK(contains(lab_text(s), "SiLU 与 ReLU。\n"));
+  s.view = LAB_VIEW_BUDGET;
+  s.layers = 1;
+  CHECK(contains(lab_text(s), "仅 1 层：11,010,048"));
+}

@@ -3,12 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <regex>
 #include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/activations.h"
+#include "core/strings.h"
 #include "core/url_state.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // the page window's scroll, as a student's swipe would set it
@@ -61,6 +63,8 @@ struct headless_page {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     platform_native_set_fragment(fragment);
     lab_app_init(&app);
+    frame();
+    for (int i = 0; i < 10 && app.layout_settling; ++i) frame();  // boxes learn their sizes
     frame();
   }
   ~headless_page() { ImGui::DestroyContext(); }
@@ -262,6 +266,8 @@ static void scroll_through(headless_page& page, const std::string& what) {
     ImGui::SetScrollY(root, y);
     page.frame();
     page.frame();
+    for (int i = 0; i < 10 && page.app.layout_settling; ++i) page.frame();  // as the browser draws on
+    page.frame();  // the page window learns its new content height one frame late
     for (const item_record& r : item_probe_all()) {
       INFO(what << " scrolled to " << y << ": '" << r.name << r.text << "' at x " << r.rect.x0 << ".." << r.rect.x1
                 << ", y " << r.rect.y0 << ".." << r.rect.y1);
@@ -483,4 +489,47 @@ TEST_CASE("keyboard on the other views: view buttons, overlay boxes, the typed p
   REQUIRE(tab_to(page, "lang"));
   page.press(KEY_SPACE);
   CHECK(page.app.state.lang == LAB_LANG_ZH);
+}
+
+// [SECTION] the text mirror holds every number on screen
+// Every decimal number and every thousands-grouped count that a view prints (tables, formulas,
+// follow-ups opened) must also be in #lab-text; static hints of the string table are not data.
+static bool is_table_string(const std::string& text) {
+  for (int i = 0; i < STR_COUNT; ++i)
+    if (text == tr(str_id(i))) return true;
+  return false;
+}
+
+static void check_mirror_has_every_number(const std::string& mirror, const std::string& what) {
+  static const std::regex number("-?[0-9]+(,[0-9]{3})+|-?[0-9]+\\.[0-9]+");
+  int checked = 0;
+  for (const item_record& r : g_seen) {
+    if (r.text.empty() || is_table_string(r.text)) continue;
+    for (std::sregex_iterator m(r.text.begin(), r.text.end(), number), end; m != end; ++m) {
+      INFO(what << ": \"" << m->str() << "\" from \"" << r.text << "\" is not in the mirror:\n" << mirror);
+      CHECK(contains(mirror, m->str()));
+      ++checked;
+    }
+  }
+  CHECK(checked > 5);
+}
+
+TEST_CASE("the mirror holds every number on screen, follow-ups included, in both languages") {
+  for (const char* lang : {"en", "zh"}) {
+    std::string l = std::string("&lang=") + lang;
+    for (int step = 0; step <= 5; ++step) {
+      headless_page page("#v=1&view=hand&step=" + std::to_string(step) + l, 1280, 3000);  // headers in view
+      page.click("and-header");
+      page.click("fixed-header");
+      scroll_through(page, "hand");
+      CHECK(shows("0.731059"));  // the AND table's silu(1), open
+      check_mirror_has_every_number(page.mirror(), "hand step " + std::to_string(step) + " " + lang);
+    }
+    for (const char* view : {"#v=1&view=silu&z=-1&ov=sigmoid,gelu", "#v=1&view=silu&z=2.5", "#v=1&view=budget",
+                             "#v=1&view=budget&h=4096&f=14336&layers=1", "#v=1&view=budget&h=65536&f=262144&layers=1024"}) {
+      headless_page page(view + l);
+      scroll_through(page, view);
+      check_mirror_has_every_number(page.mirror(), view + l);
+    }
+  }
 }
