@@ -56,9 +56,20 @@ static float visible_right_abs() {
 
 float widget_visible_width() { return visible_right_abs() - ImGui::GetCursorScreenPos().x; }
 
+// Chinese characters and full-width punctuation (U+3000..U+9FFF, U+FF00..): lines may break
+// between any two of them, not only at spaces.
+static bool has_cjk(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0xE3 && c <= 0xE9) || (c == 0xEF && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0xBC)) return true;
+  }
+  return false;
+}
+
 // Line breaks at spaces only: ImGui also breaks after '.', which would cut "0.000000" in two.
-// Text with a run too wide for a line (Chinese prose has few spaces) is left to ImGui's wrapping.
+// Chinese text, and text with a run too wide for a line, is left to ImGui's wrapping.
 static std::string break_at_spaces(const std::string& text, float width) {
+  if (has_cjk(text)) return text;
   std::string out, line;
   size_t start = 0;
   while (start <= text.size()) {
