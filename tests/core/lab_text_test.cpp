@@ -83,18 +83,25 @@ TEST_CASE("a notice quotes at most 60 bytes of a long value, cut between charact
   CHECK(t.size() < 200);
 }
 
+// Each of `lines` is a whole line of the mirror.
+static void check_lines(const std::string& t, std::initializer_list<const char*> lines) {
+  for (const char* line : lines) {
+    INFO(line);
+    CHECK(contains("\n" + t, std::string("\n") + line + "\n"));
+  }
+}
+
 TEST_CASE("hand mirror: the weights and both follow-ups, whatever the step") {
   lab_state s = lab_state_default();
   s.step = 0;
   std::string t = lab_text(s);
   INFO(t);
-  CHECK(contains(t, "W_up = [1, 0; 0, 1; 1, 1; 1, -1]"));
-  CHECK(contains(t, "W_gate = [-1, 0; 0, 0; 1, 0; 0, 1]"));
-  CHECK(contains(t, "W_down = [1, 0, 1, 0; 0, 1, 0, 1]"));
-  CHECK(contains(t, "x₁ = 1, x₂ = 1: u = 1.000000, silu(a) = 0.731059, u·silu(a) / silu(1) = 1.000000"));
-  CHECK(contains(t, "x₁ = 1, x₂ = 0: u = 1.000000, silu(a) = 0.000000, u·silu(a) / silu(1) = 0.000000"));
-  CHECK(contains(t, "g = [1, 1, 1, 1]:  y(x) = [4.000000, 1.000000]   y(2x) = [8.000000, 2.000000]"));
-  CHECK(contains(t, "g = silu(a):  y(x) = [1.924234, -1.761594]"));
+  check_lines(t, {"W_up = [1, 0; 0, 1; 1, 1; 1, -1]", "W_gate = [-1, 0; 0, 0; 1, 0; 0, 1]",
+                  "W_down = [1, 0, 1, 0; 0, 1, 0, 1]",
+                  "x₁ = 1, x₂ = 1: u = 1.000000, silu(a) = 0.731059, u·silu(a) / silu(1) = 1.000000",
+                  "x₁ = 1, x₂ = 0: u = 1.000000, silu(a) = 0.000000, u·silu(a) / silu(1) = 0.000000",
+                  "g = [1, 1, 1, 1]:  y(x) = [4.000000, 1.000000]   y(2x) = [8.000000, 2.000000]",
+                  "g = silu(a):  y(x) = [1.924234, -1.761594]   y(2x) = [10.092753, -7.856110]"});
 }
 
 TEST_CASE("budget mirror: every row per layer and for all layers; one layer; billions") {
@@ -102,9 +109,9 @@ TEST_CASE("budget mirror: every row per layer and for all layers; one layer; bil
   s.view = LAB_VIEW_BUDGET;
   std::string t = lab_text(s);
   INFO(t);
-  CHECK(contains(t, "classic FFN, 4h (f = 4096): 8,388,608 (8.39M) per layer (8 h²), all 24 layers: 201,326,592"));
-  CHECK(contains(t, "SwiGLU, 8/3 h (f = 2731): 8,389,632 (8.39M) per layer, all 24 layers: 201,351,168"));
-  CHECK(contains(t, "SwiGLU, f (f = 3584): 11,010,048 (11.01M) per layer, all 24 layers: 264,241,152"));
+  check_lines(t, {"classic FFN, 4h (f = 4096): 8,388,608 (8.39M) per layer (8 h²), all 24 layers: 201,326,592",
+                  "SwiGLU, 8/3 h (f = 2731): 8,389,632 (8.39M) per layer, all 24 layers: 201,351,168",
+                  "SwiGLU, f (f = 3584): 11,010,048 (11.01M) per layer, all 24 layers: 264,241,152"});
   s.hidden = 65536, s.intermediate = 262144, s.layers = 1;
   t = lab_text(s);
   CHECK(contains(t, "51,539,607,552 (51.54B) per layer, the 1 layer: 51,539,607,552"));

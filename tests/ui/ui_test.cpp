@@ -95,6 +95,13 @@ struct headless_page {
     io.KeysDown[key] = false;
     frame();
   }
+  // In a field being typed into: clears it and types `text` (Enter still to come).
+  void retype(const char* text) {
+    REQUIRE(ImGui::GetIO().WantTextInput);
+    for (int i = 0; i < 12; ++i) press(KEY_BACKSPACE);
+    ImGui::GetIO().AddInputCharactersUTF8(text);
+    frame();
+  }
   url_decoded url() const { return url_decode(platform_url_fragment()); }
   const std::string& mirror() const { return platform_native_mirror(); }
 };
@@ -380,9 +387,7 @@ TEST_CASE("SiLU probe: a drag lands exactly on z = -1 and on the minimum; typing
   io.MouseDown[0] = false;
   page.frame();
   REQUIRE(io.WantTextInput);
-  for (int i = 0; i < 10; ++i) page.press(KEY_BACKSPACE);
-  io.AddInputCharactersUTF8("-1");
-  page.frame();
+  page.retype("-1");
   page.press(KEY_ENTER);
   CHECK(page.app.state.probe_z == -1.0);
   CHECK(contains(page.mirror(), "SiLU(z) = -0.268941"));
@@ -442,9 +447,7 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
     // Enter on a number starts typing into it; arrows then move the text cursor, not the step.
     REQUIRE(tab_to(page, "x1"));
     page.press(KEY_ENTER);
-    CHECK(ImGui::GetIO().WantTextInput);
-    for (int i = 0; i < 10; ++i) page.press(KEY_BACKSPACE);
-    ImGui::GetIO().AddInputCharactersUTF8("3");
+    page.retype("3");
     page.press(KEY_LEFT);
     CHECK(page.app.state.step == 3);
     page.press(KEY_ENTER);
@@ -476,9 +479,7 @@ TEST_CASE("keyboard on the other views: view buttons, overlay boxes, the typed p
   CHECK(page.app.state.probe_z == Approx(-0.99).margin(1e-12));
   REQUIRE(tab_to(page, "probe-typed"));
   page.press(KEY_ENTER);
-  REQUIRE(ImGui::GetIO().WantTextInput);
-  for (int i = 0; i < 10; ++i) page.press(KEY_BACKSPACE);
-  ImGui::GetIO().AddInputCharactersUTF8("-1.278465");
+  page.retype("-1.278465");
   page.press(KEY_ENTER);
   CHECK(contains(page.mirror(), "SiLU(z) = -0.278465"));
   REQUIRE(tab_to(page, "view-budget"));
