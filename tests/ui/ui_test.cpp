@@ -444,8 +444,14 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
     page.press(KEY_SPACE);  // Space presses the focused Previous
     CHECK(page.app.state.step == 3);
     CHECK(contains(page.mirror(), "Step 3 of 5"));
-    // Enter on a number starts typing into it; arrows then move the text cursor, not the step.
+    // Tab onto a number only focuses it: the arrows still step.
     REQUIRE(tab_to(page, "x1"));
+    CHECK_FALSE(ImGui::GetIO().WantTextInput);
+    page.press(KEY_RIGHT);
+    CHECK(page.app.state.step == 4);
+    page.press(KEY_LEFT);
+    CHECK(page.app.state.step == 3);
+    // Enter on it starts typing into it; arrows then move the text cursor, not the step.
     page.press(KEY_ENTER);
     page.retype("3");
     page.press(KEY_LEFT);
