@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/activations.h"
+#include "core/hand_calc.h"
 #include "core/hand_explain.h"
 #include "core/live_view.h"
 #include "core/number_format.h"
@@ -11,11 +12,18 @@
 #include "core/strings.h"
 #include "core/view_table.h"
 
-static std::string format(const char* fmt, const std::string& a, const std::string& b = "") {
+// printf with string arguments only (the table's formats take %s), up to seven.
+static std::string format(const char* fmt, const std::string& a, const std::string& b = "",
+                          const std::string& c = "", const std::string& d = "", const std::string& e = "",
+                          const std::string& f = "", const std::string& g = "") {
   char buf[512];
-  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str());
+  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str(), f.c_str(), g.c_str());
   return buf;
 }
+
+// "Values:" in English, "数值：" in Chinese: the mirror's punctuation follows its language.
+static std::string list_head(str_id name) { return format(tr(STR_MIRROR_LIST), tr(name)) + "\n"; }
+static std::string view_head(str_id view) { return std::string(tr(view)) + tr(STR_SENTENCE_END) + "\n"; }
 
 static str_id hand_step_title(int step) {
   static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
@@ -23,27 +31,56 @@ static str_id hand_step_title(int step) {
   return titles[step];
 }
 
+// A matrix row by row, as its editable cells show it: "[1, 0; 0, 1; 1, 1; -1, 0]".
+static std::string matrix_text(const double* m, int rows, int cols) {
+  std::string out = "[";
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) out += (c ? ", " : r ? "; " : "") + fmt_short(m[r * cols + c]);
+  return out + "]";
+}
+
+std::vector<std::string> lab_fixed_gate_lines(const lab_state& s) {
+  const double ones[HAND_MID] = {1, 1, 1, 1};
+  double x2[HAND_IN] = {2 * s.x[0], 2 * s.x[1]};
+  hand_trace fixed = hand_forward_fixed_gate(s.x, s.w, ones), fixed2 = hand_forward_fixed_gate(x2, s.w, ones);
+  hand_trace real = hand_forward(s.x, s.w), real2 = hand_forward(x2, s.w);
+  return {"g = [1, 1, 1, 1]:  y(x) = " + fmt_vec6(fixed.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(fixed2.y, HAND_OUT),
+          "g = silu(a):  y(x) = " + fmt_vec6(real.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(real2.y, HAND_OUT)};
+}
+
 static std::string hand_text(const lab_state& s) {
   hand_trace t = hand_forward(s.x, s.w);
-  char head[128];
-  std::snprintf(head, sizeof head, tr(STR_HAND_STEP_OF), s.step, HAND_STEP_COUNT - 1);
-  std::string out = std::string(tr(STR_VIEW_HAND)) + ". " + head + ": " + tr(hand_step_title(s.step)) + "\n";
+  char step_of[128];
+  std::snprintf(step_of, sizeof step_of, tr(STR_HAND_STEP_OF), s.step, HAND_STEP_COUNT - 1);
+  std::string out = format(tr(STR_MIRROR_HEAD), tr(STR_VIEW_HAND), step_of, tr(hand_step_title(s.step))) + "\n";
   for (const std::string& line : hand_step_lines(s.step, s.x, s.w, t)) out += line + "\n";
-  out += std::string(tr(STR_MIRROR_VALUES)) + ":\n";
+  out += list_head(STR_MIRROR_VALUES);
   out += "x = [" + fmt_short(s.x[0]) + ", " + fmt_short(s.x[1]) + "]\n";
+  out += "W_up = " + matrix_text(s.w.up, HAND_MID, HAND_IN) + "\n";
+  out += "W_gate = " + matrix_text(s.w.gate, HAND_MID, HAND_IN) + "\n";
+  out += "W_down = " + matrix_text(s.w.down, HAND_OUT, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_UP) out += "u = " + fmt_vec6(t.u, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_GATE) out += "a = " + fmt_vec6(t.a, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_SILU) out += "sigmoid(a) = " + fmt_vec6(t.sigmoid, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_SILU) out += "g = " + fmt_vec6(t.g, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_MUL) out += "z = " + fmt_vec6(t.z, HAND_MID) + "\n";
   if (s.step >= HAND_STEP_DOWN) out += "y = " + fmt_vec6(t.y, HAND_OUT) + "\n";
+  // The follow-ups sit in folded sections on the page; a screen reader gets their numbers too.
+  out += list_head(STR_HAND_AND_TITLE);
+  for (int bits = 0; bits < 4; ++bits) {
+    double x1 = bits >> 1, x2 = bits & 1;
+    out += format(tr(STR_MIRROR_AND_ROW), fmt_short(x1), fmt_short(x2), fmt6(x1), fmt6(act_silu(x2)),
+                  fmt6(hand_and(x1, x2))) + "\n";
+  }
+  out += list_head(STR_HAND_FIXED_TITLE);
+  for (const std::string& line : lab_fixed_gate_lines(s)) out += line + "\n";
   return out;
 }
 
 static std::string silu_text(const lab_state& s) {
   double z = s.probe_z, silu = act_silu(z), relu = act_relu(z);
   act_extremum m = act_silu_minimum();
-  std::string out = std::string(tr(STR_VIEW_SILU)) + ".\n";
+  std::string out = view_head(STR_VIEW_SILU);
   out += "z = " + fmt6(z) + "\n";
   out += "SiLU(z) = " + fmt6(silu) + "\n";
   out += "ReLU(z) = " + fmt6(relu) + "\n";
@@ -66,21 +103,29 @@ std::string lab_budget_ratio_text(const budget_counts& c) {
                 two_decimals_or_significant(100.0 * c.swiglu_vs_classic) + "%");
 }
 
+std::string lab_budget_all_layers_text(int64_t layers) {
+  if (layers == 1) return tr(STR_BUDGET_ONE_LAYER);
+  char all[64];
+  std::snprintf(all, sizeof all, tr(STR_BUDGET_ALL_LAYERS), int(layers));
+  return all;
+}
+
 static std::string budget_text(const lab_state& s) {
   budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
-  char all[64];
-  std::snprintf(all, sizeof all, tr(STR_BUDGET_ALL_LAYERS), int(s.layers));
-  std::string out = std::string(tr(STR_VIEW_BUDGET)) + ".\n";
-  out += "h = " + std::to_string(s.hidden) + ", f = " + std::to_string(s.intermediate) + ", " +
+  std::string out = view_head(STR_VIEW_BUDGET);
+  const std::string sep = tr(STR_MIRROR_SEP);
+  out += "h = " + std::to_string(s.hidden) + sep + "f = " + std::to_string(s.intermediate) + sep +
          tr(STR_BUDGET_LAYERS) + " = " + std::to_string(s.layers) + "\n";
-  out += std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s.hidden) + "): " +
-         fmt_count(c.classic_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + " (8 h²)\n";
-  out += std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + "): " +
-         fmt_count(c.balanced_per_layer) + " " + tr(STR_BUDGET_PER_LAYER) + "\n";
-  out += std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s.intermediate) + "): " +
-         fmt_count(c.swiglu_per_layer) + " (" + fmt_millions(c.swiglu_per_layer) + ") " +
-         tr(STR_BUDGET_PER_LAYER) + ", " + lab_budget_ratio_text(c) + "\n";
-  out += std::string(all) + ": " + fmt_count(c.swiglu_all_layers) + "\n";
+  // Each row of the page's table: per layer (with its short form) and for all layers.
+  struct row { str_id name; int64_t f, per_layer; const char* note; };
+  const row rows[] = {{STR_BUDGET_CLASSIC, 4 * s.hidden, c.classic_per_layer, " (8 h²)"},
+                      {STR_BUDGET_BALANCED, c.balanced_f, c.balanced_per_layer, ""},
+                      {STR_BUDGET_ACTUAL, s.intermediate, c.swiglu_per_layer, ""}};
+  const std::string all = lab_budget_all_layers_text(s.layers);
+  for (const row& r : rows)
+    out += format(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f), fmt_count(r.per_layer),
+                  fmt_count_short(r.per_layer), r.note, all, fmt_count(r.per_layer * s.layers)) + "\n";
+  out += lab_budget_ratio_text(c) + "\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 // language.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@ std::string lab_text(const lab_state& state, const pack_stream* stream = nullptr
 struct budget_counts;
 // "10.50 h², 131.2% of the classic budget" (in the current language): the budget's bottom line.
 std::string lab_budget_ratio_text(const budget_counts& counts);
+
+// "all 24 layers", "the 1 layer" (in the current language): the budget's whole-model column.
+std::string lab_budget_all_layers_text(int64_t layers);
+
+// Lesson 002's exercise, as the page and the mirror print it: y(x) and y(2x) with g fixed to
+// ones, then with the real gate.
+std::vector<std::string> lab_fixed_gate_lines(const lab_state& state);
 
 // One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
 std::string lab_notice_text(const url_notice& notice);

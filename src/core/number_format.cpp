@@ -31,8 +31,12 @@ std::string fmt_count(int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
-std::string fmt_millions(int64_t n) {
+std::string fmt_count_short(int64_t n) {
+  // Millions as the lessons print them ("11.01M"); billions once a count reaches them, so 51.5
+  // billion does not read "51539.61M".
+  double v = double(n < 0 ? -n : n);
+  const char* unit = v >= 1e9 ? "B" : "M";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2fM", double(n) / 1e6);
+  std::snprintf(buf, sizeof buf, "%s%.2f%s", n < 0 ? "-" : "", v / (v >= 1e9 ? 1e9 : 1e6), unit);
   return buf;
 }

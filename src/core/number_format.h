@@ -9,4 +9,4 @@ std::string fmt6(double v);                     // "1.924234", "-1.761594", neve
 std::string fmt_vec6(const double* v, int n);   // "[1.000000, 2.000000]"
 std::string fmt_short(double v);                // "1", "-0.5", "0.1"
 std::string fmt_count(int64_t n);               // "264,241,152"
-std::string fmt_millions(int64_t n);            // "11.01M"
+std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K" (two decimals)

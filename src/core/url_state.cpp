@@ -1,6 +1,7 @@
 // URL fragment <-> view state (see url_state.h).
 #include "core/url_state.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +32,8 @@ static std::string percent_decode(const std::string& s) {
 }
 
 // A plain decimal number: optional sign, digits, optional fraction and exponent. No hex, inf or
-// nan, which strtod would also accept. Spaces around it are tolerated. A fragment is not a form:
+// nan, which strtod would also accept. Spaces around it are tolerated. Too large for a double
+// reads as +-DBL_MAX (then clamped by the key's range). A fragment is not a form:
 // '+' stays '+', so "+1" and "2e+01" read as numbers.
 bool url_parse_number(std::string text, double* out) {
   size_t b = text.find_first_not_of(' '), e = text.find_last_not_of(' ');
@@ -46,7 +48,10 @@ bool url_parse_number(std::string text, double* out) {
     if (!(std::strchr("0123456789+-.eE", c))) return false;
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  if (end != text.c_str() + text.size() || std::isnan(v)) return false;
+  // A well-formed decimal too large for a double (1e400) is a number out of range, not an
+  // unreadable one: it reads as the largest double of its sign, which every key then clamps.
+  if (std::isinf(v)) v = std::copysign(DBL_MAX, v);
   *out = v;
   return true;
 }

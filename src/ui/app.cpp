@@ -5,10 +5,10 @@
 #include "core/strings.h"
 #include "core/url_state.h"
 #include "imgui.h"
-#include "imgui_internal.h"  // GetActiveID, the window's MoveId: see drag_to_scroll
 #include "platform/platform.h"
 #include "core/view_table.h"
 #include "ui/budget_panel.h"
+#include "ui/focus.h"
 #include "ui/gates_panel.h"
 #include "ui/item_probe.h"
 #include "ui/live_header.h"
@@ -32,6 +32,7 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
 void lab_app_init(lab_app* app) {
   weights_panel_free(&app->weights);
   *app = lab_app{};
+  focus_install();
   hand_panel_init(&app->hand);
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
   // lost) brings back where this browser left off, so nobody loses their place.
@@ -44,7 +45,7 @@ bool lab_app_animating(const lab_app* app, double now) {
   // The copy feedback also needs a frame once it is due to disappear, hence the margin. While
   // bytes arrive, frames keep the progress moving and let the streamer notice a stall.
   const bool streaming = app->stream.phase == PACK_STREAM_MANIFEST || pack_stream_progress_of(&app->stream, -1).loading > 0;
-  return app->hand.playing || now < app->copy_feedback_until + 0.2 || streaming;
+  return app->hand.playing || now < app->copy_feedback_until + 0.2 || app->layout_settling || streaming;
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {
@@ -89,28 +90,12 @@ static void draw_top_bar(lab_app* app, double now) {
 
 static void draw_notices(lab_app* app) {
   if (app->notices.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(COLOR_NOTICE_BG));
-  float h = ImGui::GetTextLineHeightWithSpacing() * (float(app->notices.size()) + 0.6f) + ImGui::GetFrameHeightWithSpacing();
-  ImGui::BeginChild("notices", ImVec2(0, h), true);
+  // As tall as its text: however long the notices, Dismiss is inside the box, never under a scroll.
+  widget_fit_box_begin("notices", COLOR_NOTICE_BG, true);
   for (const std::string& n : app->notices) widget_text_wrapped(n);
-  if (ImGui::SmallButton(tr(STR_DISMISS))) app->notices.clear();
+  if (ImGui::Button(tr(STR_DISMISS))) app->notices.clear();
   item_probe("dismiss");
-  ImGui::EndChild();
-  ImGui::PopStyleColor();
-}
-
-// Phones have no wheel: a drag that starts on empty page (not on a widget) scrolls it.
-// (A press on a window's background makes the window's move handle the active item, even for a
-// window that cannot move: that is the "empty page" case.)
-static void drag_to_scroll() {
-  ImGuiIO& io = ImGui::GetIO();
-  ImGuiID active = ImGui::GetActiveID();
-  bool on_background = active == 0 || active == ImGui::GetCurrentWindow()->MoveId;
-  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && on_background &&
-      ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
-    ImGui::SetScrollY(ImGui::GetScrollY() - io.MouseDelta.y);
-    ImGui::SetScrollX(ImGui::GetScrollX() - io.MouseDelta.x);
-  }
+  widget_fit_box_end();
 }
 
 // After the frame's edits: one URL write and one mirror write per actual change.
@@ -141,7 +126,10 @@ static void draw_hand(lab_app* app, const live_choice&, double now) {
   hand_panel_keys(&app->hand, &app->state);
   hand_panel_draw(&app->hand, &app->state, now);
 }
-static void draw_silu(lab_app* app, const live_choice&, double) { silu_panel_draw(&app->state); }
+static void draw_silu(lab_app* app, const live_choice&, double) {
+  silu_panel_keys(&app->state);
+  silu_panel_draw(&app->state);
+}
 static void draw_budget(lab_app* app, const live_choice&, double) { budget_panel_draw(&app->state); }
 static void draw_gates(lab_app* app, const live_choice& c, double) { gates_panel_draw(&app->state, &app->stream, c); }
 static void draw_perm(lab_app* app, const live_choice& c, double now) {
@@ -206,7 +194,9 @@ void lab_app_frame(lab_app* app, double now) {
     ImGui::Separator();
   }
   PANELS[app->state.view](app, choice, now);
-  drag_to_scroll();
+  widget_drag_to_scroll();
   ImGui::End();
+  item_probe_end_frame();
+  app->layout_settling = widget_layout_changed();
   sync_outputs(app);
 }

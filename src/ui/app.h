@@ -27,6 +27,7 @@ struct lab_app {
   std::string written_mirror;
   std::string written_notice;
   double copy_feedback_until;
+  bool layout_settling;              // a box changed size last frame: draw one more
 };
 
 // Reads the state from the platform's URL fragment (the link a student opened).

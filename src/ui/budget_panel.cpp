@@ -87,24 +87,19 @@ void budget_panel_draw(lab_state* s) {
   draw_bar(tr(STR_BUDGET_ACTUAL), actual, 3, px_per_param, label_width);
   ImGui::Spacing();
 
-  if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
-    ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn(tr(STR_BUDGET_PER_LAYER));
-    ImGui::TableSetupColumn(strf(tr(STR_BUDGET_ALL_LAYERS), int(s->layers)).c_str());
-    ImGui::TableHeadersRow();
-    struct row { std::string name; int64_t per_layer; };
-    const row rows[] = {
-        {std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s->hidden) + ")", c.classic_per_layer},
-        {std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + ")", c.balanced_per_layer},
-        {std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s->intermediate) + ")", c.swiglu_per_layer},
-    };
-    for (const row& r : rows) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn(); widget_text(r.name);
-      ImGui::TableNextColumn(); widget_text(fmt_count(r.per_layer) + " (" + fmt_millions(r.per_layer) + ")");
-      ImGui::TableNextColumn(); widget_text(fmt_count(r.per_layer * s->layers));
-    }
-    ImGui::EndTable();
+  const std::vector<std::string> headers = {"", tr(STR_BUDGET_PER_LAYER), lab_budget_all_layers_text(s->layers)};
+  struct row { std::string name; int64_t per_layer; };
+  const row rows[] = {
+      {std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s->hidden) + ")", c.classic_per_layer},
+      {std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + ")", c.balanced_per_layer},
+      {std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s->intermediate) + ")", c.swiglu_per_layer},
+  };
+  std::vector<widget_cell> cells;
+  for (const row& r : rows) {
+    cells.push_back({r.name, 0});
+    cells.push_back({fmt_count(r.per_layer) + " (" + fmt_count_short(r.per_layer) + ")", 0});
+    cells.push_back({fmt_count(r.per_layer * s->layers), 0});
   }
-  widget_text(lab_budget_ratio_text(c));
+  widget_text_table("counts", headers, cells);
+  widget_text_wrapped(lab_budget_ratio_text(c));
 }

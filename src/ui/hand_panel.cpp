@@ -6,6 +6,7 @@
 #include "core/activations.h"
 #include "core/hand_calc.h"
 #include "core/hand_explain.h"
+#include "core/lab_text.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -104,8 +105,8 @@ static void draw_controls(hand_panel* panel, lab_state* s, double now) {
 
 // [SECTION] the two tables: one row per intermediate cell, then one per output
 
-// The tables keep their width on a narrow phone (the page then pans sideways) rather than
-// squeezing "-0.268941" into three characters.
+// The tables keep their width on a narrow phone (they then scroll sideways in a strip, see
+// widget_wide_begin) rather than squeezing "-0.268941" into three characters.
 static float table_width(int columns, int edit_columns, int value_columns) {
   float fs = ImGui::GetFontSize(), pad = ImGui::GetStyle().CellPadding.x * 2 + 1;
   return fs * (1.2f + 3.4f * edit_columns + 6.0f * value_columns) + pad * columns;
@@ -130,7 +131,9 @@ static void edit_cells(const char* id, double* weights, int count, ImU32 color) 
 static void draw_mid_table(lab_state* s, const hand_trace& t) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("mid", 10, flags, ImVec2(table_width(10, 4, 5), 0))) return;
+  const float width = table_width(10, 4, 5);
+  widget_wide_begin("mid-strip", width);
+  if (!ImGui::BeginTable("mid", 10, flags, ImVec2(width, 0))) return widget_wide_end();
   ImGui::TableSetupColumn("i", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("W_up", ImGuiTableColumnFlags_WidthFixed, edit_w);
   ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, edit_w);
@@ -160,13 +163,16 @@ static void draw_mid_table(lab_state* s, const hand_trace& t) {
     ImGui::PopID();
   }
   ImGui::EndTable();
+  widget_wide_end();
 }
 
 static void draw_out_table(lab_state* s, const hand_trace& t) {
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_NoHostExtendX;
   const float edit_w = ImGui::GetFontSize() * 3.4f, value_w = ImGui::GetFontSize() * 6.0f;
-  if (!ImGui::BeginTable("out", 6, flags, ImVec2(table_width(6, 4, 1), 0))) return;
+  const float width = table_width(6, 4, 1);
+  widget_wide_begin("out-strip", width);
+  if (!ImGui::BeginTable("out", 6, flags, ImVec2(width, 0))) return widget_wide_end();
   ImGui::TableSetupColumn("j", ImGuiTableColumnFlags_WidthFixed);
   for (int c = 0; c < HAND_MID; ++c)
     ImGui::TableSetupColumn(c == 0 ? "W_down" : "", ImGuiTableColumnFlags_WidthFixed, edit_w);
@@ -181,6 +187,7 @@ static void draw_out_table(lab_state* s, const hand_trace& t) {
     ImGui::PopID();
   }
   ImGui::EndTable();
+  widget_wide_end();
 }
 
 // What the two highlight colours mean, beside the input.
@@ -224,13 +231,18 @@ static void draw_input(lab_state* s) {
 static void draw_formula(const lab_state* s, const hand_trace& t) {
   static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
                                                  STR_HAND_STEP_3, STR_HAND_STEP_4, STR_HAND_STEP_5};
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(250, 250, 252, 255));
-  float h = ImGui::GetTextLineHeightWithSpacing() * 5 + ImGui::GetStyle().WindowPadding.y * 2 + 4;
-  ImGui::BeginChild("formula", ImVec2(0, h), true);
-  ImGui::TextColored(ImVec4(0.55f, 0.25f, 0.0f, 1), "%s", tr(titles[s->step]));
-  for (const std::string& line : hand_step_lines(s->step, s->x, s->w, t)) widget_text(line);
-  ImGui::EndChild();
+  // Wrapped, in a box as tall as its lines: on a phone a formula takes two lines, and its
+  // result is never cut off.
+  widget_fit_box_begin("formula", IM_COL32(250, 250, 252, 255), true);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.25f, 0.0f, 1));
+  widget_text_wrapped(tr(titles[s->step]));
   ImGui::PopStyleColor();
+  int n = 0;
+  for (const std::string& line : hand_step_lines(s->step, s->x, s->w, t)) {
+    widget_text_wrapped(line);
+    item_probe(strf("formula-%d", ++n).c_str());
+  }
+  widget_fit_box_end();
 }
 
 // u and z on one ruler, as in the lesson: how the gate shrinks, flips or stretches each cell.
@@ -241,7 +253,7 @@ static void draw_gate_bars(const lab_state* s, const hand_trace& t) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float fs = ImGui::GetFontSize();
   ImVec2 p = ImGui::GetCursorScreenPos();
-  float width = fs * 22, half = width * 0.5f, row = fs * 1.5f;
+  float width = std::fmin(fs * 22, widget_visible_width() - fs * 2.5f), half = width * 0.5f, row = fs * 1.5f;
   float cx = p.x + fs * 2 + half;
   ImGui::TextColored(ImColor(COLOR_UP), "u");
   ImGui::SameLine();
@@ -260,35 +272,28 @@ static void draw_gate_bars(const lab_state* s, const hand_trace& t) {
 
 // [SECTION] follow-ups: AND, and the fixed gate
 static void draw_and(void) {
-  if (!ImGui::CollapsingHeader(tr(STR_HAND_AND_TITLE))) return;
+  bool open = ImGui::CollapsingHeader(tr(STR_HAND_AND_TITLE));
+  item_probe("and-header");
+  if (!open) return;
   widget_text_wrapped(tr(STR_HAND_AND_TEXT));
-  if (ImGui::BeginTable("and", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
-    for (const char* h : {"x₁", "x₂", "u = x₁", "silu(a), a = x₂", "u·silu(a) / silu(1)"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (int bits = 0; bits < 4; ++bits) {
-      double x1 = bits >> 1, x2 = bits & 1, out = hand_and(x1, x2);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn(); ImGui::Text("%d", int(x1));
-      ImGui::TableNextColumn(); ImGui::Text("%d", int(x2));
-      ImGui::TableNextColumn(); widget_text(fmt6(x1));
-      ImGui::TableNextColumn(); widget_text(fmt6(act_silu(x2)));
-      ImGui::TableNextColumn(); widget_value_cell(&out, out > 0.5 ? COLOR_WRITE : 0);
-    }
-    ImGui::EndTable();
+  std::vector<widget_cell> cells;
+  for (int bits = 0; bits < 4; ++bits) {
+    double x1 = bits >> 1, x2 = bits & 1, out = hand_and(x1, x2);
+    for (const std::string& v : {strf("%d", int(x1)), strf("%d", int(x2)), fmt6(x1), fmt6(act_silu(x2))}) cells.push_back({v, 0});
+    cells.push_back({fmt6(out), out > 0.5 ? COLOR_WRITE : 0});
   }
+  widget_text_table("and", {"x₁", "x₂", "u = x₁", "silu(a), a = x₂", "u·silu(a) / silu(1)"}, cells);
 }
 
 static void draw_fixed_gate(const lab_state* s) {
-  if (!ImGui::CollapsingHeader(tr(STR_HAND_FIXED_TITLE))) return;
+  bool open = ImGui::CollapsingHeader(tr(STR_HAND_FIXED_TITLE));
+  item_probe("fixed-header");
+  if (!open) return;
   widget_text_wrapped(tr(STR_HAND_FIXED_TEXT));
-  const double ones[HAND_MID] = {1, 1, 1, 1};
-  double x2[HAND_IN] = {2 * s->x[0], 2 * s->x[1]};
-  hand_trace fixed = hand_forward_fixed_gate(s->x, s->w, ones);
-  hand_trace fixed2 = hand_forward_fixed_gate(x2, s->w, ones);
-  hand_trace real = hand_forward(s->x, s->w), real2 = hand_forward(x2, s->w);
-  widget_text("g = [1, 1, 1, 1]:  y(x) = " + fmt_vec6(fixed.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(fixed2.y, HAND_OUT));
+  std::vector<std::string> lines = lab_fixed_gate_lines(*s);
+  widget_text_wrapped(lines[0]);
   widget_text_wrapped(tr(STR_HAND_FIXED_SCALE));
-  widget_text("g = silu(a):      y(x) = " + fmt_vec6(real.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(real2.y, HAND_OUT));
+  widget_text_wrapped(lines[1]);
 }
 
 void hand_panel_draw(hand_panel* panel, lab_state* s, double now) {

@@ -12,6 +12,23 @@
 
 static const double PLOT_Y_MIN = -1.0, PLOT_Y_MAX = 6.2;
 static const int CURVE_SAMPLES = 241;  // every 0.05 on [-6, 6]
+// A drag that passes within this many pixels of a whole number or of SiLU's minimum lands on it
+// exactly, so the lesson's z = -1 (SiLU(-1) = -0.268941) is one drag away at any screen width.
+static const float SNAP_PIXELS = 4.0f;
+static const double PROBE_STEP = 0.01, PROBE_STEP_FAST = 0.1;  // the typed field's - / + and arrow keys
+
+static double clamp_probe(double z) { return z < LAB_PROBE_MIN ? LAB_PROBE_MIN : z > LAB_PROBE_MAX ? LAB_PROBE_MAX : z; }
+
+// z from a drag where one pixel is `units_per_pixel` of z: 0.01 steps (short links), or the nearest
+// marked point when one is within SNAP_PIXELS.
+static double snap_probe(double z, double units_per_pixel) {
+  double best = std::round(z / PROBE_STEP) * PROBE_STEP, best_distance = SNAP_PIXELS * units_per_pixel;
+  for (double mark : {std::round(z), act_silu_minimum().z}) {
+    if (std::fabs(mark - z) <= best_distance) best = mark, best_distance = std::fabs(mark - z);
+  }
+  best = clamp_probe(best);
+  return best == 0 ? 0.0 : best;  // no "-0" in links
+}
 
 struct plot_frame {
   ImVec2 min, max;
@@ -58,22 +75,20 @@ static void legend_entry(ImU32 color, const char* label) {
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.4f), ImVec2(p.x + fs * 1.4f, p.y + fs * 0.65f), color);
   ImGui::Dummy(ImVec2(fs * 1.5f, fs));
   ImGui::SameLine();
-  ImGui::TextUnformatted(label);
+  widget_text(label);
 }
 
-static void draw_plot(lab_state* s) {
+static void draw_plot(lab_state* s, float width) {
   float fs = ImGui::GetFontSize();
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  float width = std::fmin(avail.x, fs * 50), height = std::fmax(fs * 12, std::fmin(width * 0.55f, fs * 24));
+  float height = std::fmax(fs * 12, std::fmin(width * 0.55f, fs * 24));
   ImVec2 origin = ImGui::GetCursorScreenPos();
   plot_frame pf{ImVec2(origin.x + fs * 2, origin.y + fs * 0.5f), ImVec2(origin.x + width - fs * 0.5f, origin.y + height - fs * 1.5f)};
 
   ImGui::InvisibleButton("plot", ImVec2(width, height));
   item_probe("plot");
-  if (ImGui::IsItemActive()) {
-    double z = pf.z_at(ImGui::GetIO().MousePos.x);
-    z = z < LAB_PROBE_MIN ? LAB_PROBE_MIN : z > LAB_PROBE_MAX ? LAB_PROBE_MAX : z;
-    s->probe_z = std::round(z * 100) / 100;  // 0.01 steps keep links short
+  if (ImGui::IsItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left)) {  // not a key activating it
+    double units_per_pixel = (LAB_PROBE_MAX - LAB_PROBE_MIN) / (pf.max.x - pf.min.x);
+    s->probe_z = snap_probe(pf.z_at(ImGui::GetIO().MousePos.x), units_per_pixel);
   }
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -89,7 +104,14 @@ static void draw_plot(lab_state* s) {
   ImVec2 mp = pf.to_screen(m.z, m.value);
   dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f);
   std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + strf("%.3f", m.z) + ", " + strf("%.3f", m.value) + ")";
-  dl->AddText(ImVec2(mp.x - fs * 9, mp.y + fs * 0.5f), IM_COL32(0, 0, 0, 255), min_label.c_str());
+  // Above the point (below it are the axis labels), centred on it, kept inside the plot on a
+  // narrow screen.
+  ImVec2 label_size = ImGui::CalcTextSize(min_label.c_str());
+  float label_x = std::fmax(pf.min.x + 4, std::fmin(mp.x - label_size.x * 0.5f, pf.max.x - 4 - label_size.x));
+  ImVec2 label_pos(label_x, mp.y - fs * 0.6f - label_size.y * 2);
+  dl->AddRectFilled(label_pos, ImVec2(label_pos.x + label_size.x, label_pos.y + label_size.y), IM_COL32(255, 255, 255, 200));
+  dl->AddText(label_pos, IM_COL32(0, 0, 0, 255), min_label.c_str());
+  item_probe_shape("silu-min-label", label_pos.x, label_pos.y, label_pos.x + label_size.x, label_pos.y + label_size.y);
 
   double z = s->probe_z;
   ImVec2 top = pf.to_screen(z, PLOT_Y_MAX), bottom = pf.to_screen(z, PLOT_Y_MIN);
@@ -111,27 +133,42 @@ static void readout_row(const char* name, double v, ImU32 color) {
   widget_text(fmt6(v));
 }
 
-void silu_panel_draw(lab_state* s) {
-  widget_text_wrapped(tr(STR_SILU_INTRO));
-  legend_entry(COLOR_SILU, "SiLU(z) = z·sigmoid(z)");
-  widget_same_line_if_fits(ImGui::GetFontSize() * 12);
-  legend_entry(COLOR_RELU, "ReLU(z) = max(0, z)");
-  ImGui::Checkbox(tr(STR_SILU_SHOW_SIGMOID), &s->show_sigmoid);
-  item_probe("show-sigmoid");
-  widget_same_line_if_fits(widget_checkbox_width(tr(STR_SILU_SHOW_GELU)));
-  ImGui::Checkbox(tr(STR_SILU_SHOW_GELU), &s->show_gelu);
-  item_probe("show-gelu");
-
-  draw_plot(s);
-  ImGui::TextDisabled("%s", tr(STR_SILU_DRAG_HINT));
-
+// The probe by hand: a slider and a typed field (with - / + buttons), both exact.
+static void draw_probe_inputs(lab_state* s) {
   float fs = ImGui::GetFontSize();
-  ImGui::SetNextItemWidth(std::fmin(ImGui::GetContentRegionAvail().x, fs * 30));
+  const char* label = tr(STR_SILU_PROBE);
+  float label_w = ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemInnerSpacing.x;
+  float slider_w = std::fmin(widget_visible_width() - label_w, fs * 30);
+  ImGui::SetNextItemWidth(slider_w);
   const double lo = LAB_PROBE_MIN, hi = LAB_PROBE_MAX;
-  if (ImGui::SliderScalar(tr(STR_SILU_PROBE), ImGuiDataType_Double, &s->probe_z, &lo, &hi, "z = %.2f",
-                          ImGuiSliderFlags_AlwaysClamp))
-    s->probe_z = std::round(s->probe_z * 100) / 100;
+  if (ImGui::SliderScalar(label, ImGuiDataType_Double, &s->probe_z, &lo, &hi, "z = %.2f", ImGuiSliderFlags_AlwaysClamp))
+    s->probe_z = snap_probe(s->probe_z, (hi - lo) / slider_w);
+  item_probe("probe-slider");
 
+  const char* type_label = tr(STR_SILU_TYPE_Z);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(type_label);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(fs * 10);
+  if (ImGui::InputScalar("##z-typed", ImGuiDataType_Double, &s->probe_z, &PROBE_STEP, &PROBE_STEP_FAST, "%.6g")) {
+    s->probe_z = clamp_probe(s->probe_z);
+    if (s->probe_z == 0) s->probe_z = 0;
+  }
+  item_probe("probe-typed");
+}
+
+// Left/right arrow keys move the probe (Shift: by 0.1) when no text field has the keyboard.
+void silu_panel_keys(lab_state* s) {
+  ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+  double step = io.KeyShift ? PROBE_STEP_FAST : PROBE_STEP;
+  double z = s->probe_z;
+  if (ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_RightArrow])) z += step;
+  if (ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_LeftArrow])) z -= step;
+  if (z != s->probe_z) s->probe_z = snap_probe(z, 0);
+}
+
+static void draw_readout(lab_state* s) {
   double z = s->probe_z, silu = act_silu(z), relu = act_relu(z);
   if (ImGui::BeginTable("readout", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
     readout_row("z", z, 0);
@@ -145,5 +182,48 @@ void silu_panel_draw(lab_state* s) {
   if (z < 0) widget_text_wrapped(strf(tr(STR_SILU_NEG), fmt_short(z).c_str(), fmt6(silu).c_str()));
   else widget_text_wrapped(strf(tr(STR_SILU_POS), fmt_short(z).c_str()));
   act_extremum m = act_silu_minimum();
-  widget_text(std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + ". " + tr(STR_SILU_MIN_NOTE));
+  widget_text_wrapped(std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + tr(STR_SENTENCE_END) + " " + tr(STR_SILU_MIN_NOTE));
+}
+
+void silu_panel_draw(lab_state* s) {
+  float fs = ImGui::GetFontSize();
+  widget_text_wrapped(tr(STR_SILU_INTRO));
+  // The legend names every curve on the plot, the overlays too.
+  struct entry { ImU32 color; const char* label; bool shown; };
+  const entry legend[] = {{COLOR_SILU, "SiLU(z) = z·sigmoid(z)", true},
+                          {COLOR_RELU, "ReLU(z) = max(0, z)", true},
+                          {COLOR_SIGMOID, "sigmoid(z) = 1 / (1 + e^(−z))", s->show_sigmoid},
+                          {COLOR_GELU, "GELU(z) = z·Φ(z)", s->show_gelu}};
+  bool first = true;
+  for (const entry& e : legend) {
+    if (!e.shown) continue;
+    if (!first) widget_same_line_if_fits(fs * 1.5f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(e.label).x);
+    legend_entry(e.color, e.label);
+    first = false;
+  }
+  ImGui::Checkbox(tr(STR_SILU_SHOW_SIGMOID), &s->show_sigmoid);
+  item_probe("show-sigmoid");
+  widget_same_line_if_fits(widget_checkbox_width(tr(STR_SILU_SHOW_GELU)));
+  ImGui::Checkbox(tr(STR_SILU_SHOW_GELU), &s->show_gelu);
+  item_probe("show-gelu");
+
+  // Wide screens: the numbers beside the plot, so they stay above the fold with the overlays on.
+  float avail = widget_visible_width(), plot_w = std::fmin(avail, fs * 50), side_w = fs * 22;
+  bool side_by_side = avail >= plot_w + side_w + ImGui::GetStyle().ItemSpacing.x;
+  if (side_by_side && ImGui::BeginTable("silu-layout", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
+    ImGui::TableSetupColumn("plot", ImGuiTableColumnFlags_WidthFixed, plot_w);
+    ImGui::TableSetupColumn("numbers", ImGuiTableColumnFlags_WidthFixed, avail - plot_w - ImGui::GetStyle().CellPadding.x * 4);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+  } else {
+    side_by_side = false;
+  }
+  draw_plot(s, plot_w);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_SILU_DRAG_HINT));
+  ImGui::PopStyleColor();
+  draw_probe_inputs(s);
+  if (side_by_side) ImGui::TableNextColumn();
+  draw_readout(s);
+  if (side_by_side) ImGui::EndTable();
 }

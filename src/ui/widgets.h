@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 
@@ -33,9 +34,44 @@ void widget_same_line_if_fits(float next_width);
 float widget_button_width(const char* label);
 float widget_checkbox_width(const char* label);
 
-// ImGui::TextUnformatted with std::string, and a wrapped variant.
+// ImGui::TextUnformatted with std::string, and a wrapped variant that wraps at the visible
+// width (the screen, a table cell, a box), never at a wider content's edge. Both record the text
+// for the reachability tests (item_probe.h): print numbers through these.
 void widget_text(const std::string& text);
 void widget_text_wrapped(const std::string& text);
+
+// [SECTION] boxes and wide content: every number stays reachable on a 390 px phone
+// A box (child window) as tall as its content was last frame, so nothing in it needs a scroll
+// of its own: a notice with its Dismiss button, the step's formula. Pass the fill colour (0: none).
+void widget_fit_box_begin(const char* id, ImU32 background, bool border);
+void widget_fit_box_end();
+
+// True once after a frame in which a box or strip changed size: the host should draw another
+// frame so the page settles (lab_app_animating asks).
+bool widget_layout_changed();
+
+// Content wider than the screen (a table of numbers). Where it fits it is drawn in place; where
+// it does not, it goes into a strip as wide as the screen that scrolls sideways, with a hint line
+// above it and a scrollbar that is always shown, and a swipe anywhere in it that does not start
+// on an editable number pans it. `content_width` is what the content needs.
+void widget_wide_begin(const char* id, float content_width);
+void widget_wide_end();
+
+// A table of printed values, row by row (cells.size() is a multiple of headers.size()): each
+// column as wide as its widest text, never squeezed, in a sideways strip when wider than the screen.
+struct widget_cell {
+  std::string text;
+  ImU32 background;  // 0: none
+};
+void widget_text_table(const char* id, const std::vector<std::string>& headers, const std::vector<widget_cell>& cells);
+
+// Phones have no wheel: a drag that starts on the background of the current window (no widget
+// under the finger) scrolls it, and whatever it cannot scroll goes to the window around it.
+// Call at the end of every window that can scroll.
+void widget_drag_to_scroll();
+
+// The width left on screen from the cursor: the visible area, not a wider content's extent.
+float widget_visible_width();
 
 // printf into a std::string; the table strings are formats.
 std::string strf(const char* fmt, ...);

@@ -8,6 +8,14 @@ static bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+// Each of `lines` is a whole line of the mirror.
+static void check_lines(const std::string& t, std::initializer_list<const char*> lines) {
+  for (const char* line : lines) {
+    INFO(line);
+    CHECK(contains("\n" + t, std::string("\n") + line + "\n"));
+  }
+}
+
 TEST_CASE("hand view, last step: u, a, g, z and y to 6 decimals") {
   std::string t = lab_text(lab_state_default());
   INFO(t);
@@ -26,7 +34,7 @@ TEST_CASE("hand view shows only the steps computed so far") {
   INFO(t);
   CHECK(contains(t, "a₄ = 0×1 + 1×2 = 2.000000"));
   CHECK(contains(t, "u = ["));
-  CHECK_FALSE(contains(t, "g = ["));
+  CHECK_FALSE(contains(t, "g = [-0.268941"));
   CHECK_FALSE(contains(t, "y = ["));
   s.step = 0;
   CHECK_FALSE(contains(lab_text(s), "u = ["));
@@ -43,17 +51,23 @@ TEST_CASE("silu view: the probe and the minimum") {
   CHECK(contains(t, "SiLU(-1.278465) = -0.278465"));
 }
 
-TEST_CASE("budget view: per layer and whole model") {
+TEST_CASE("budget view: every row per layer and for all layers; one layer; billions") {
   lab_state s = lab_state_default();
   s.view = LAB_VIEW_BUDGET;
   std::string t = lab_text(s);
   INFO(t);
-  CHECK(contains(t, "11,010,048 (11.01M)"));
-  CHECK(contains(t, "264,241,152"));
-  CHECK(contains(t, "10.50 h², 131.25% of the classic budget"));
+  // Every row of the page's table, per layer and for all layers.
+  check_lines(t, {"classic FFN, 4h (f = 4096): 8,388,608 (8.39M) per layer (8 h²), all 24 layers: 201,326,592",
+                  "SwiGLU, 8/3 h (f = 2731): 8,389,632 (8.39M) per layer, all 24 layers: 201,351,168",
+                  "SwiGLU, f (f = 3584): 11,010,048 (11.01M) per layer, all 24 layers: 264,241,152",
+                  "10.50 h², 131.25% of the classic budget"});
   s.hidden = 4096;
   s.intermediate = 1;
   CHECK(contains(lab_text(s), "0.000732 h², 0.00916% of the classic budget"));
+  s.hidden = 65536, s.intermediate = 262144, s.layers = 1;  // one layer; billions, not 51539.61M
+  t = lab_text(s);
+  CHECK(contains(t, "51,539,607,552 (51.54B) per layer, the 1 layer: 51,539,607,552"));
+  CHECK_FALSE(contains(t, "all 1 layers"));
 }
 
 TEST_CASE("every string has both languages, and the mirror follows the state's language") {
@@ -81,4 +95,33 @@ TEST_CASE("a notice quotes at most 60 bytes of a long value, cut between charact
   std::string t = lab_notice_text(url_notice{URL_MALFORMED, "x", value});
   CHECK(contains(t, std::string(59, 'a') + "…'"));
   CHECK(t.size() < 200);
+}
+
+TEST_CASE("hand mirror: the weights and both follow-ups, whatever the step") {
+  lab_state s = lab_state_default();
+  s.step = 0;
+  std::string t = lab_text(s);
+  INFO(t);
+  check_lines(t, {"W_up = [1, 0; 0, 1; 1, 1; 1, -1]", "W_gate = [-1, 0; 0, 0; 1, 0; 0, 1]",
+                  "W_down = [1, 0, 1, 0; 0, 1, 0, 1]",
+                  "x₁ = 1, x₂ = 1: u = 1.000000, silu(a) = 0.731059, u·silu(a) / silu(1) = 1.000000",
+                  "x₁ = 1, x₂ = 0: u = 1.000000, silu(a) = 0.000000, u·silu(a) / silu(1) = 0.000000",
+                  "g = [1, 1, 1, 1]:  y(x) = [4.000000, 1.000000]   y(2x) = [8.000000, 2.000000]",
+                  "g = silu(a):  y(x) = [1.924234, -1.761594]   y(2x) = [10.092753, -7.856110]"});
+}
+
+TEST_CASE("the Chinese mirror reads as Chinese: Chinese punctuation and step titles") {
+  lab_state s = lab_state_default();
+  s.lang = LAB_LANG_ZH;
+  std::string t = lab_text(s);
+  INFO(t);
+  CHECK(contains(t, "手算。第 5 步，共 5 步：下投影（down）：y = W_down z"));
+  CHECK(contains(t, "数值：\n"));
+  CHECK_FALSE(contains(t, "手算. "));
+  CHECK_FALSE(contains(t, "down 投影"));
+  s.view = LAB_VIEW_SILU;
+  CHECK(contains(lab_text(s), "SiLU 与 ReLU。\n"));
+  s.view = LAB_VIEW_BUDGET;
+  s.layers = 1;
+  CHECK(contains(lab_text(s), "仅 1 层：11,010,048"));
 }

@@ -94,7 +94,7 @@ TEST_CASE("a malformed value falls back to the lesson default, with a notice nam
   const bad cases[] = {
       {"#x=abc", "x"},         {"#x=1", "x"},              {"#x=1,2,3", "x"},
       {"#x=1,,", "x"},         {"#x=0x10,1", "x"},         {"#x=nan,1", "x"},
-      {"#x=inf,1", "x"},       {"#x=1e999,1", "x"},        {"#x=", "x"},
+      {"#x=inf,1", "x"},       {"#x=1e,1", "x"},           {"#x=", "x"},
       {"#wu=1,2,3", "wu"},     {"#wg=1,2,3,4,5,6,7,8,9", "wg"}, {"#wd=a,b,c,d,e,f,g,h", "wd"},
       {"#step=two", "step"},   {"#step=2.5", "step"},      {"#step=", "step"},
       {"#z=", "z"},            {"#z=--1", "z"},            {"#view=chart", "view"},
@@ -109,6 +109,28 @@ TEST_CASE("a malformed value falls back to the lesson default, with a notice nam
     CHECK(d.notices.size() == 1);
     CHECK(lab_state_equal(d.state, def));
   }
+}
+
+TEST_CASE("numbers too large for a double are out of range: clamped, with a notice, as the README says") {
+  url_decoded d = url_decode("#z=1e309&x=1e400,-1e400&h=1e400&layers=-1e999");
+  CHECK(d.state.probe_z == LAB_PROBE_MAX);
+  CHECK(d.state.x[0] == LAB_VALUE_LIMIT);
+  CHECK(d.state.x[1] == -LAB_VALUE_LIMIT);
+  CHECK(d.state.hidden == LAB_HIDDEN_MAX);
+  CHECK(d.state.layers == LAB_LAYERS_MIN);
+  for (const char* key : {"z", "x", "h", "layers"}) {
+    INFO(key);
+    CHECK(has_notice(d, URL_CLAMPED, key));
+    CHECK_FALSE(has_notice(d, URL_MALFORMED, key));
+  }
+  CHECK(d.notices.size() == 4);
+}
+
+TEST_CASE("a repeated key takes its last value, silently") {
+  url_decoded d = url_decode("#z=1&step=2&z=-2.5&step=4");
+  CHECK(d.state.probe_z == -2.5);
+  CHECK(d.state.step == 4);
+  CHECK(d.notices.empty());
 }
 
 TEST_CASE("one bad key does not spoil the others") {

@@ -211,7 +211,9 @@ static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   if (command && e->keyCode == KC_V) return EM_FALSE;  // let the browser fire its paste event
   if (command && !io.WantTextInput) return EM_FALSE;   // browser shortcuts keep working
   bool arrows = e->keyCode >= KC_LEFT && e->keyCode <= KC_DOWN;
-  return io.WantCaptureKeyboard || io.WantTextInput || arrows;  // arrows step; don't scroll
+  // Tab and Space move and press the page's own focus (src/ui/focus.h), not the browser's.
+  bool page_keys = (e->keyCode == KC_TAB && !e->altKey) || e->keyCode == KC_SPACE;
+  return io.WantCaptureKeyboard || io.WantTextInput || arrows || page_keys;  // arrows step; don't scroll
 }
 
 static EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <string>
 
-#include "core/strings.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
@@ -20,12 +19,13 @@
 #include "platform/web/imgui_impl_html5.h"
 #include "platform/web/renderer_gl.h"
 #include "ui/app.h"
+#include "ui/focus.h"
 #include "ui/item_probe.h"
+#include "ui/page_style.h"
 
 extern const unsigned char font_latin_ttf[], font_cjk_ttf[];
 extern const unsigned font_latin_ttf_size, font_cjk_ttf_size;
 
-static const float UI_FONT_PX = 17.0f;  // CSS pixels
 static const int FRAMES_AFTER_EVENT = 6;  // ImGui settles hover state and scrollbars over a few frames
 
 static lab_app g_app;
@@ -102,45 +102,9 @@ void platform_fonts_need(const std::string& text) {
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
 static void build_fonts(float ratio) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
-  ImFontConfig latin;
-  latin.FontDataOwnedByAtlas = false;  // the bytes are static
-  static const ImWchar latin_ranges[] = {0x0020, 0x00FF, 0x0391, 0x03C9, 0x2010, 0x2027, 0x2070, 0x209F,
-                                         0x2190, 0x2193, 0x2211, 0x2265, 0x2299, 0x2299, 0x22C5, 0x22C5, 0};
-  io.Fonts->AddFontFromMemoryTTF((void*)font_latin_ttf, int(font_latin_ttf_size), UI_FONT_PX * ratio, &latin, latin_ranges);
-
-  // Chinese glyphs merged into the same font: exactly the characters of the string table.
-  static ImVector<ImWchar> cjk_ranges;
-  if (cjk_ranges.empty()) {
-    ImFontGlyphRangesBuilder builder;
-    for (int i = 0; i < STR_COUNT; ++i)  // both columns: the English page's language button says 中文
-      for (int lang = 0; lang < LAB_LANG_COUNT; ++lang) builder.AddText(tr_in(lab_lang(lang), str_id(i)));
-    builder.BuildRanges(&cjk_ranges);
-  }
-  ImFontConfig cjk;
-  cjk.MergeMode = true;
-  cjk.FontDataOwnedByAtlas = false;
-  io.Fonts->AddFontFromMemoryTTF((void*)font_cjk_ttf, int(font_cjk_ttf_size), UI_FONT_PX * ratio, &cjk, cjk_ranges.Data);
+  lab_fonts_add(font_latin_ttf, int(font_latin_ttf_size), font_cjk_ttf, int(font_cjk_ttf_size), ratio);
   add_pack_fonts(ratio);
-  io.FontGlobalScale = 1.0f / ratio;
   g_font_ratio = ratio;
-}
-
-static void style_page() {
-  ImGui::StyleColorsLight();
-  ImGuiStyle& st = ImGui::GetStyle();
-  st.WindowPadding = ImVec2(14, 12);
-  st.FramePadding = ImVec2(8, 5);
-  st.ItemSpacing = ImVec2(9, 7);
-  st.CellPadding = ImVec2(6, 4);
-  st.FrameRounding = 4;
-  st.GrabRounding = 4;
-  st.WindowBorderSize = 0;
-  st.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1);
-  st.Colors[ImGuiCol_Button] = ImVec4(0.86f, 0.89f, 0.95f, 1);
-  // Neutral table headers: in the hand calculation, blue means "read by this step".
-  st.Colors[ImGuiCol_TableHeaderBg] = ImVec4(0.90f, 0.90f, 0.88f, 1);
 }
 
 // [SECTION] the network: pack bytes arriving ask for frames (the loop sleeps otherwise)
@@ -164,7 +128,24 @@ extern "C" EMSCRIPTEN_KEEPALIVE int lab_item_rect(const char* name, float* out4)
   return 1;
 }
 
+// For tests that check nothing is cut off: every named widget and printed number of the last
+// frame, with whether it can be brought into view (item_probe.h), as JSON.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_items_json() {
+  static std::string json;
+  json = item_probe_json();
+  return json.c_str();
+}
+
+// The name of the control with the keyboard focus mark ("" if none), for the keyboard tests.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_focused_name() {
+  static std::string name;
+  name = focus_current_name();
+  return name.c_str();
+}
+
 EM_JS(void, js_install_listeners, (void), {
+  window.labItems = () => JSON.parse(UTF8ToString(Module._lab_items_json()));
+  window.labFocused = () => UTF8ToString(Module._lab_focused_name());
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
   window.labItemRect = (name) => {
     const n = lengthBytesUTF8(name) + 1, p = _malloc(n + 16), out = p + ((n + 3) & ~3);
@@ -267,7 +248,7 @@ int main() {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the view lives in the URL, not in imgui.ini
-  style_page();
+  lab_style_apply();
   ImGui_ImplHtml5_Init("#canvas");
   build_fonts(ImGui_ImplHtml5_PixelRatio());
   ImGui_ImplOpenGL3_Init("#version 300 es");
