@@ -44,11 +44,10 @@ export function createServer(root, options = {}) {
     const fault = takeFault(faults, path.basename(file));
     if (options.log) options.log.push({ path: rel, range: req.headers.range || "", status: fault?.status || 0 });
     if (fault?.status) return send(res, fault.status, `injected ${fault.status}`);
-    if (fault?.drop) return req.socket.destroy();
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) return send(res, 404, "not found");
       const ext = path.extname(file);
-      if (fault?.truncate || fault?.corrupt) return sendFaulty(res, file, st, req.headers.range, fault);
+      if (fault?.truncate || fault?.corrupt || fault?.drop) return sendFaulty(res, file, st, req.headers.range, fault);
       const headers = {
         ...CORS,
         "Content-Type": MIME[ext] || "application/octet-stream",
@@ -103,7 +102,8 @@ function takeFault(faults, name) {
 }
 
 // The requested bytes, cut to half (truncate) or with one byte flipped (corrupt), sent as if
-// that were the file: what a broken upload or a bad proxy hands out.
+// that were the file: what a broken upload or a bad proxy hands out. drop: the connection dies
+// halfway through the body (a network drop mid-stream; a browser does not retry that).
 function sendFaulty(res, file, st, range, fault) {
   const m = /^bytes=(\d+)-(\d*)$/.exec((range || "").trim());
   const start = m ? Number(m[1]) : 0, end = m && m[2] !== "" ? Math.min(Number(m[2]), st.size - 1) : st.size - 1;
@@ -112,7 +112,9 @@ function sendFaulty(res, file, st, range, fault) {
   if (fault.corrupt && body.length) { body = Buffer.from(body); body[body.length >> 1] ^= 0x40; }
   const headers = { ...CORS, "Content-Type": "application/octet-stream", "Content-Length": body.length };
   if (m) headers["Content-Range"] = `bytes ${start}-${start + body.length - 1}/${st.size}`;
+  if (fault.drop) headers["Content-Length"] = body.length * 2;  // promised, never delivered
   res.writeHead(m ? 206 : 200, headers);
+  if (fault.drop) return res.write(body.subarray(0, body.length >> 1), () => res.socket.destroy());
   res.end(body);
 }
 

@@ -52,6 +52,23 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
     }
   });
 
+  test("a server that ignores Range (200 with the whole file) still gives the right numbers", async (site) => {
+    site.faults.set("probes.bin", { ignoreRange: true });
+    site.faults.set("layer-000-gate.q8", { ignoreRange: true });
+    try {
+      const page = await openPage(site, "#v=1&view=gates");
+      await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+      const text = await mirror(page);
+      const stats = JSON.parse(execFileSync(cli, ["stats", "--pack", path.join(site.dir, "packs/default"), "--json"]).toString());
+      expectIncludes(text, `Layer 0: (live) > 0.1: ${percent(stats.layers[0].open)}`, "mirror");
+      expect(!text.includes("Could not load"), "an error with a server that ignores Range:\n" + text);
+      await page.context().close();
+    } finally {
+      site.faults.delete("probes.bin");
+      site.faults.delete("layer-000-gate.q8");
+    }
+  });
+
   const FAULTS = [
     ["404", { status: 404 }, "HTTP 404"],
     ["500", { status: 500 }, "HTTP 500"],
