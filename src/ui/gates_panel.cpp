@@ -54,20 +54,20 @@ static void layer_column(const live_gate_row& r, double thr, float width) {
   widget_text(strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()));
   ImGui::SameLine();
   if (!r.available) {
-    ImGui::TextDisabled("%s", tr(STR_LIVE_WAITING));
+    widget_text_disabled(tr(STR_LIVE_WAITING));
   } else if (r.live) {
-    ImGui::TextColored(ImVec4(0.1f, 0.5f, 0.2f, 1), "%s", tr(STR_LIVE_LIVE));
+    widget_text_colored(IM_COL32(26, 128, 51, 255), tr(STR_LIVE_LIVE));
   } else {
-    ImGui::TextColored(ImVec4(0.6f, 0.35f, 0.0f, 1), "%s", tr(STR_LIVE_PRECOMPUTED));
+    widget_text_colored(IM_COL32(153, 89, 0, 255), tr(STR_LIVE_PRECOMPUTED));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(STR_LIVE_PRECOMPUTED_NOTE));
   }
   item_probe(("gates-layer-" + std::to_string(r.layer)).c_str());
   histogram_plot(r, thr, width);
   if (r.available) {
     const double open = r.counts.open_share(), neg = r.counts.negative_share();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(COLOR_GATE), "> %s: %s", fmt_short(thr).c_str(), live_percent(open).c_str());
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(COLOR_RELU), "< -%s: %s", fmt_short(thr).c_str(), live_percent(neg).c_str());
-    ImGui::TextDisabled("%s: %s", tr(STR_GATES_BETWEEN), live_percent(1 - open - neg).c_str());
+    widget_text_colored(COLOR_GATE, "> " + fmt_short(thr) + ": " + live_percent(open));
+    widget_text_colored(COLOR_RELU, "< -" + fmt_short(thr) + ": " + live_percent(neg));
+    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + live_percent(1 - open - neg));
   }
   ImGui::PopID();
   ImGui::EndGroup();
@@ -94,11 +94,11 @@ void gates_panel_draw(lab_state* s, pack_stream* st, const live_choice& c) {
     ImGui::PopID();
   }
   // Legend.
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(COLOR_GATE), "%s", strf(tr(STR_GATES_OPEN), fmt_short(s->threshold).c_str()).c_str());
+  widget_text_colored(COLOR_GATE, strf(tr(STR_GATES_OPEN), fmt_short(s->threshold).c_str()));
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_NEGATIVE)).x + ImGui::GetFontSize() * 2);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(COLOR_RELU), "%s", strf(tr(STR_GATES_NEGATIVE), fmt_short(s->threshold).c_str()).c_str());
+  widget_text_colored(COLOR_RELU, strf(tr(STR_GATES_NEGATIVE), fmt_short(s->threshold).c_str()));
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_FLOOR)).x);
-  ImGui::TextColored(ImVec4(0.78f, 0.12f, 0.12f, 1), "%s", tr(STR_GATES_FLOOR));
+  widget_text_colored(IM_COL32(199, 31, 31, 255), tr(STR_GATES_FLOOR));
   // One column per layer: side by side where they fit, stacked on a phone.
   const std::vector<live_gate_row> rows = live_gate_rows(*s, st, c);
   const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;

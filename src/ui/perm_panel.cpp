@@ -25,7 +25,7 @@ static void order_chips(lab_state* s, const pack_stream* st, const live_choice& 
     item_probe(("perm-chip-" + std::to_string(i)).c_str());
     if (ImGui::BeginDragDropSource(ImGuiDragDropFlags_SourceAllowNullID)) {
       ImGui::SetDragDropPayload("perm-chip", &i, sizeof i);
-      ImGui::TextUnformatted(label.c_str());
+      ImGui::TextUnformatted(label.c_str());  // the dragged chip's ghost
       ImGui::EndDragDropSource();
     }
     if (ImGui::BeginDragDropTarget()) {
@@ -50,7 +50,7 @@ static void change_bars(const live_perm_cache* k, const pack_stream* st, const l
   const float label_w = fs * 6, bar_w = std::max(fs * 6, ImGui::GetContentRegionAvail().x - label_w - fs * 6);
   for (int t = 0; t < c.tokens; t++) {
     const std::string label = std::to_string(t) + " " + live_token_text(st->manifest, c.probe, t);
-    ImGui::TextUnformatted(label.c_str());
+    widget_text(label);
     ImGui::SameLine(label_w);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = peak > 0 ? (float)(k->change[t] / peak) * bar_w : 0;
@@ -91,7 +91,7 @@ void perm_panel_draw(lab_state* s, pack_stream* st, const live_choice& c, live_p
   }
   ImGui::Separator();
   const std::string result = k->perm_result.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k->perm_result.max_abs_diff);
-  ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.15f, 1), "%s", strf(tr(STR_PERM_RESULT), result.c_str()).c_str());
+  widget_text_colored(IM_COL32(26, 115, 38, 255), strf(tr(STR_PERM_RESULT), result.c_str()));
   item_probe("perm-result");
   widget_text_wrapped(tr(STR_PERM_WHY));
 

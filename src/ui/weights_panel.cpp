@@ -111,7 +111,9 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
     w->uploaded_matrix = s->matrix;
     w->max_abs = matrix_max_abs(m);
   }
-  ImGui::TextDisabled("%s (%d x %d), %s", MATRIX_LABELS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  widget_text_wrapped(strf("%s (%d x %d), %s", MATRIX_LABELS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8)));
+  ImGui::PopStyleColor();
   heatmap_area(w, s, m, c);
   // Buttons too: a phone has no wheel (and a pinch zooms the page, not the canvas).
   if (ImGui::Button(" + ")) w->zoom = std::min(w->zoom * 2, 256.0f);
@@ -120,7 +122,10 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
   if (ImGui::Button(" - ")) w->zoom = std::max(w->zoom / 2, 1.0f);
   item_probe("weights-zoom-out");
   ImGui::SameLine();
-  ImGui::TextDisabled("x%.0f  %s", w->zoom, tr(STR_WEIGHTS_ZOOM_HINT));
+  widget_text_disabled(strf("x%.0f", w->zoom));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_WEIGHTS_ZOOM_HINT));
+  ImGui::PopStyleColor();
 
   // The unit's rule: its gate and up rows (conditions on the input), its down column (what it writes).
   const int H = (int)st->manifest.hidden;
@@ -142,8 +147,7 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
       const float val = v[(size_t)t * st->manifest.intermediate + c.unit];
       const std::string label = live_token_text(st->manifest, c.probe, t) + " " + fmt6(val);
       widget_same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize());
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(val > 0.1f ? COLOR_GATE : val < -0.1f ? COLOR_RELU : COLOR_CLASSIC), "%s",
-                         label.c_str());
+      widget_text_colored(val > 0.1f ? COLOR_GATE : val < -0.1f ? COLOR_RELU : COLOR_CLASSIC, label);
     }
   }
 }

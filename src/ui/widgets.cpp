@@ -45,6 +45,16 @@ void widget_text(const std::string& text) {
   item_probe_text(text);
 }
 
+void widget_text_colored(ImU32 color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  widget_text(text);
+  ImGui::PopStyleColor();
+}
+
+void widget_text_disabled(const std::string& text) {
+  widget_text_colored(ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+}
+
 // The right edge of what a person sees, in screen coordinates: the window's visible inner edge
 // (its scrollbar's room kept free so the layout does not jump), or a table cell's edge.
 static float visible_right_abs() {

@@ -38,6 +38,9 @@ float widget_checkbox_width(const char* label);
 // width (the screen, a table cell, a box), never at a wider content's edge. Both record the text
 // for the reachability tests (item_probe.h): print numbers through these.
 void widget_text(const std::string& text);
+// The same in a colour (ImGui's TextDisabled colour for `disabled`); recorded like widget_text.
+void widget_text_colored(ImU32 color, const std::string& text);
+void widget_text_disabled(const std::string& text);
 void widget_text_wrapped(const std::string& text);
 
 // [SECTION] boxes and wide content: every number stays reachable on a 390 px phone
