@@ -56,9 +56,7 @@ void live_header_draw(lab_state* s, pack_stream* st, const live_choice& c, bool 
   }
   const std::vector<std::string> status = live_status_lines(st);
   if (status.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(COLOR_NOTICE_BG));
-  const float h = ImGui::GetTextLineHeightWithSpacing() * (float)status.size() * 1.6f + ImGui::GetFrameHeightWithSpacing() * 1.5f;
-  ImGui::BeginChild("stream-status", ImVec2(0, h), true);
+  widget_fit_box_begin("stream-status", COLOR_NOTICE_BG, true);
   for (const std::string& line : status) widget_text_wrapped(line);
   const pack_stream_progress p = pack_stream_progress_of(st, -1);
   if (p.total > 0 && p.loading > 0) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total), ImVec2(-1, 0), "");
@@ -71,6 +69,5 @@ void live_header_draw(lab_state* s, pack_stream* st, const live_choice& c, bool 
     if (ImGui::SmallButton(tr(STR_LIVE_RETRY))) pack_stream_retry(st, now);
     item_probe("stream-retry");
   }
-  ImGui::EndChild();
-  ImGui::PopStyleColor();
+  widget_fit_box_end();
 }
