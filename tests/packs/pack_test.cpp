@@ -140,6 +140,22 @@ TEST_CASE("pack: precomputed results equal what the kernels compute from the pac
   for (const pack_quant_report& q : res.quant) REQUIRE(q.rel_rms <= res.quant[res.worst].rel_rms);
 }
 
+TEST_CASE("pack: a norm rule that does not fit the weights is flagged", "[packs][pack]") {
+  mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
+  checkpoint ck;
+  std::string err;
+  REQUIRE(ckpt_open(&ckf, &ck, &err));
+  mem_files pack;
+  pack_build_result res;
+  REQUIRE(pack_build(ck, pack_test_options(), &pack, &res, &err));
+  REQUIRE(res.warnings.empty());  // Qwen3.5 with (1 + w): fits
+  ck.config.norm = MODEL_NORM_W;  // as if model_type were unknown
+  mem_files pack2;
+  REQUIRE(pack_build(ck, pack_test_options(), &pack2, &res, &err));
+  REQUIRE(res.warnings.size() == 1);
+  REQUIRE(res.warnings[0].find("(1 + w)") != std::string::npos);
+}
+
 TEST_CASE("pack: the histogram bins put +-0.1 on edges", "[packs][pack]") {
   REQUIRE(pack_hist_bin(-0.3f) == 0);
   REQUIRE(pack_hist_bin(-1.0f) == 0);

@@ -105,6 +105,7 @@ int cli_convert(int argc, char** argv) {
   pack_build_result res;
   if (!pack_build(ck, opt, &sink, &res, &err)) return fail("convert", 1, err);
 
+  for (const std::string& w : res.warnings) std::fprintf(stderr, "swiglu convert: warning: %s\n", w.c_str());
   std::printf("%-58s %12s %12s\n", "quantization error (q8, per-row scales)", "max abs", "relative RMS");
   for (const pack_quant_report& q : res.quant) std::printf("%-58s %12.3e %12.3e\n", q.tensor.c_str(), q.max_abs, q.rel_rms);
   if (!res.quant.empty())

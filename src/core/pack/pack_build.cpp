@@ -123,6 +123,18 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
   say("probe inputs from " + ckpt_embed_name(ck) + " and layer 0's post_attention_layernorm");
   std::vector<float> norm_w;
   if (!ckpt_read_f32(ck, ckpt_post_norm_name(ck, 0), {cfg.hidden}, &norm_w, error)) return false;
+  // The norm rule comes from model_type; the weights themselves say whether it is plausible:
+  // Qwen3.5 stores w near 0 (it multiplies by 1 + w), Llama-style models near 1.
+  double mean_w = 0;
+  for (float w : norm_w) mean_w += w;
+  mean_w /= (double)norm_w.size();
+  if (cfg.norm == MODEL_NORM_W && std::fabs(mean_w) < 0.2)
+    res.warnings.push_back("layer 0's post_attention_layernorm weights average " + std::to_string(mean_w) +
+                           ", near 0, but model_type '" + cfg.model_type +
+                           "' multiplies by w: if this model's RMSNorm uses (1 + w), as Qwen3.5's does, the probe inputs are nearly zero");
+  if (cfg.norm == MODEL_NORM_ONE_PLUS_W && mean_w > 0.5)
+    res.warnings.push_back("layer 0's post_attention_layernorm weights average " + std::to_string(mean_w) +
+                           ", near 1, but model_type '" + cfg.model_type + "' multiplies by (1 + w): check the norm rule");
   std::vector<std::vector<float>> inputs;
   for (const pack_probe_spec& p : opt.probes) {
     std::vector<float> emb, x(p.tokens.size() * (size_t)H);

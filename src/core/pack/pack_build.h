@@ -37,6 +37,7 @@ struct pack_build_result {
   pack_manifest manifest;
   std::vector<pack_quant_report> quant;  // one per matrix
   size_t worst = 0;                      // index into quant with the largest rel_rms
+  std::vector<std::string> warnings;     // things a teacher should check (the norm rule, ...)
 };
 
 bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* out, pack_build_result* result,
