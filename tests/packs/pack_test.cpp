@@ -34,6 +34,19 @@ static void build_pack(mem_files& ckpt_files, mem_files* pack, pack_build_result
   REQUIRE(pack->committed);
 }
 
+// A synthetic checkpoint converted with pack_test_options() and its manifest opened.
+struct built_pack {
+  mem_files ckf, pack;
+  pack_build_result res;
+  pack_manifest m;
+  built_pack(synth_naming naming, st_dtype dtype, int shards = 1) {
+    ckf = pack_test_checkpoint(pack_test_spec(naming, dtype, shards));
+    build_pack(ckf, &pack, &res);
+    std::string err;
+    REQUIRE(pack_open(&pack, &m, &err));
+  }
+};
+
 static double silu_d(double z) { return z / (1 + std::exp(-z)); }
 
 // Shares of silu(gate) > thr and < -thr for a layer, from the checkpoint's raw bytes, in double.
@@ -100,13 +113,11 @@ TEST_CASE("pack: shares from the int8 pack match the unquantized checkpoint in d
 }
 
 TEST_CASE("pack: precomputed results equal what the kernels compute from the pack", "[packs][pack]") {
-  mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
-  mem_files pack;
-  pack_build_result res;
-  build_pack(ckf, &pack, &res);
-  pack_manifest m;
+  built_pack b(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16);
+  mem_files& pack = b.pack;
+  const pack_manifest& m = b.m;
+  const pack_build_result& res = b.res;
   std::string err;
-  REQUIRE(pack_open(&pack, &m, &err));
   for (size_t li = 0; li < m.layers.size(); li++) {
     mlp_gate_counts all;
     REQUIRE(pack_gate_stats(&pack, m, m.layers[li].layer, PACK_THRESHOLD, &all, &err));
@@ -166,13 +177,10 @@ TEST_CASE("pack: the histogram bins put +-0.1 on edges", "[packs][pack]") {
 }
 
 TEST_CASE("pack: per token: shuffling only shuffles, one changed token moves alone", "[packs][pack]") {
-  mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
-  mem_files pack;
-  pack_build_result res;
-  build_pack(ckf, &pack, &res);
-  pack_manifest m;
+  built_pack b(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16);
+  mem_files& pack = b.pack;
+  const pack_manifest& m = b.m;
   std::string err;
-  REQUIRE(pack_open(&pack, &m, &err));
   pack_layer_data d;
   REQUIRE(pack_load_layer(&pack, m, 4, false, &d, &err));
   REQUIRE(d.complete());
@@ -199,13 +207,10 @@ TEST_CASE("pack: per token: shuffling only shuffles, one changed token moves alo
 }
 
 TEST_CASE("pack: corrupt, truncated and foreign blobs fail their checks", "[packs][pack]") {
-  mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_F32, 1));
-  mem_files pack;
-  pack_build_result res;
-  build_pack(ckf, &pack, &res);
-  pack_manifest m;
+  built_pack b(SYNTH_NAMING_LLAMA, ST_DTYPE_F32);
+  mem_files& pack = b.pack;
+  const pack_manifest& m = b.m;
   std::string err;
-  REQUIRE(pack_open(&pack, &m, &err));
   pack_layer_data d;
   SECTION("one flipped bit in a weight file") {
     pack.files["layer-002-up.q8"][1000] ^= 0x10;

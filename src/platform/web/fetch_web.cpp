@@ -56,6 +56,21 @@ EM_JS(void, js_idb_put, (const char* key, const void* data, size_t n), {
 });
 
 // [SECTION] requests
+emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
+                                  void (*progress)(emscripten_fetch_t*)) {
+  emscripten_fetch_attr_t attr;
+  emscripten_fetch_attr_init(&attr);
+  std::strcpy(attr.requestMethod, "GET");
+  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
+  attr.onsuccess = done;
+  attr.onerror = done;
+  attr.onprogress = progress;
+  attr.userData = user;
+  const char* headers[] = {"Range", range, nullptr};
+  if (range) attr.requestHeaders = headers;  // copied by emscripten_fetch before it returns
+  return emscripten_fetch(&attr, url);
+}
+
 namespace {
 struct web_request {
   std::string url, key;
@@ -135,22 +150,12 @@ void on_fetch_progress(emscripten_fetch_t* f) {
 
 void web_fetch::network(uint32_t id) {
   web_request& q = live[id];
-  emscripten_fetch_attr_t attr;
-  emscripten_fetch_attr_init(&attr);
-  std::strcpy(attr.requestMethod, "GET");
-  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
-  attr.onsuccess = on_fetch_done;
-  attr.onerror = on_fetch_done;
-  attr.onprogress = on_fetch_progress;
-  attr.userData = (void*)(uintptr_t)id;
   char range[64];
-  const char* headers[] = {"Range", range, nullptr};
-  if (q.length > 0) {
+  if (q.length > 0)
     std::snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)q.begin,
                   (unsigned long long)(q.begin + q.length - 1));
-    attr.requestHeaders = headers;
-  }
-  q.fetch = emscripten_fetch(&attr, q.url.c_str());
+  q.fetch = fetch_web_get(q.url.c_str(), q.length > 0 ? range : nullptr, (void*)(uintptr_t)id, on_fetch_done,
+                          on_fetch_progress);
 }
 
 void web_fetch::fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& key,

@@ -4,8 +4,15 @@
 // asks the page for frames.
 #pragma once
 
+#include <emscripten/fetch.h>
+
 #include "core/stream/fetch_seam.h"
 
 struct pack_stream;
 // The one client of the page; `on_event` is called after every answer (to draw a frame).
 fetch_client* fetch_web_client(pack_stream* target, void (*on_event)());
+
+// One GET into memory; `done` gets success and failure alike (read f->status, then close it).
+// `range` ("bytes=0-99") and `progress` may be null.
+emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
+                                  void (*progress)(emscripten_fetch_t*));

@@ -88,16 +88,7 @@ void platform_fonts_need(const std::string& text) {
     return;
   }
   g_pack_fonts_pending = 2;
-  for (int i = 0; i < 2; i++) {
-    emscripten_fetch_attr_t attr;
-    emscripten_fetch_attr_init(&attr);
-    std::strcpy(attr.requestMethod, "GET");
-    attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
-    attr.onsuccess = on_pack_font;
-    attr.onerror = on_pack_font;
-    attr.userData = (void*)(uintptr_t)i;
-    emscripten_fetch(&attr, PACK_FONT_FILES[i]);
-  }
+  for (int i = 0; i < 2; i++) fetch_web_get(PACK_FONT_FILES[i], nullptr, (void*)(uintptr_t)i, on_pack_font, nullptr);
 }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
