@@ -103,7 +103,7 @@ std::string live_pack_info(const pack_stream* st) {
   const pack_manifest& m = st->manifest;
   std::string layers;
   for (const pack_layer& l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l.layer);
-  return fmt(tr(STR_LIVE_PACK), m.model_id) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + "), " +
+  return fmt(tr(STR_LIVE_PACK), m.model_id) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" + tr(STR_MIRROR_SEP) +
          fmt(tr(STR_LIVE_DIMS), std::to_string(m.hidden), std::to_string(m.intermediate), layers, std::to_string(m.num_layers));
 }
 
@@ -130,24 +130,26 @@ static std::string probe_line(const pack_stream* st, const live_choice& c) {
   const pack_probe& p = st->manifest.probes[c.probe];
   std::string tokens;
   for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(st->manifest, c.probe, t);
-  return std::string(tr(STR_LIVE_PROBE)) + ": \"" + p.label + "\" (" + std::to_string(c.tokens) + "): " + tokens + "\n";
+  return std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + p.label + "\" (" + std::to_string(c.tokens) + ")" +
+         tr(STR_MIRROR_COLON) + tokens + "\n";
 }
 
 static std::string gates_text(const lab_state& s, const pack_stream* st, const live_choice& c) {
   const std::string thr = fmt_short(s.threshold);
   std::string out = fmt(tr(STR_GATES_OPEN), thr) + "; " + fmt(tr(STR_GATES_NEGATIVE), thr) + "\n";
   if (s.hist_token >= 0 && s.hist_token < c.tokens)
-    out += std::string(tr(STR_GATES_TOKEN)) + ": " + std::to_string(s.hist_token) + " " +
+    out += std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(s.hist_token) + " " +
            live_token_text(st->manifest, c.probe, (int)s.hist_token) + "\n";
   for (const live_gate_row& r : live_gate_rows(s, st, c)) {
-    out += fmt(tr(STR_LIVE_LAYER_N), std::to_string(r.layer)) + ": ";
+    out += fmt(tr(STR_LIVE_LAYER_N), std::to_string(r.layer)) + tr(STR_MIRROR_COLON);
     if (!r.available) {
       out += std::string(tr(STR_LIVE_WAITING)) + "\n";
       continue;
     }
-    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + ": " +
-           live_percent(r.counts.open_share()) + ", < -" + thr + ": " + live_percent(r.counts.negative_share()) +
-           ", " + tr(STR_GATES_BETWEEN) + ": " + live_percent(1 - r.counts.open_share() - r.counts.negative_share()) + "\n";
+    const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
+    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon +
+           live_percent(r.counts.open_share()) + sep + "< -" + thr + colon + live_percent(r.counts.negative_share()) + sep +
+           tr(STR_GATES_BETWEEN) + colon + live_percent(1 - r.counts.open_share() - r.counts.negative_share()) + "\n";
   }
   return out;
 }
@@ -161,10 +163,10 @@ static std::string perm_text(const lab_state& s, const pack_stream* st, const li
   if (!k || !k->valid) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
   out += fmt(tr(STR_PERM_RESULT), k->perm_result.max_abs_diff == 0 ? std::string(tr(STR_PERM_EXACT))
                                                                     : fmt6(k->perm_result.max_abs_diff)) + "\n";
-  out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + ", " + tr(STR_PERM_DELTA) + " = " +
+  out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + tr(STR_MIRROR_SEP) + tr(STR_PERM_DELTA) + " = " +
          fmt_short(s.delta) + "\n" + tr(STR_PERM_CHANGE_ROW) + ":\n";
   for (int t = 0; t < c.tokens; t++)
-    out += "  " + std::to_string(t) + " " + live_token_text(st->manifest, c.probe, t) + ": " +
+    out += "  " + std::to_string(t) + " " + live_token_text(st->manifest, c.probe, t) + tr(STR_MIRROR_COLON) +
            (k->change[t] == 0 ? std::string("0") : fmt6(k->change[t])) + "\n";
   return out;
 }
@@ -172,16 +174,16 @@ static std::string perm_text(const lab_state& s, const pack_stream* st, const li
 static std::string weights_text(const lab_state& s, const pack_stream* st, const live_choice& c) {
   static const char* const names[LAB_MATRIX_COUNT] = {"W_gate", "W_up", "W_down"};
   const pack_manifest& m = st->manifest;
-  std::string out = fmt(tr(STR_LIVE_LAYER_N), std::to_string(c.layer)) + ", " + names[s.matrix] + " (" +
+  std::string out = fmt(tr(STR_LIVE_LAYER_N), std::to_string(c.layer)) + tr(STR_MIRROR_SEP) + names[s.matrix] + " (" +
                     std::to_string(s.matrix == LAB_MATRIX_DOWN ? m.hidden : m.intermediate) + " x " +
-                    std::to_string(s.matrix == LAB_MATRIX_DOWN ? m.intermediate : m.hidden) + "), " + tr(STR_WEIGHTS_UNIT) +
+                    std::to_string(s.matrix == LAB_MATRIX_DOWN ? m.intermediate : m.hidden) + ")" + tr(STR_MIRROR_SEP) + tr(STR_WEIGHTS_UNIT) +
                     " " + std::to_string(c.unit) + "\n";
   const int li = pack_stream_layer_index(st, c.layer);
   if (li < 0 || !st->layers[li].live) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
-  out += std::string(tr(STR_WEIGHTS_SILU)) + ":";
+  out += std::string(tr(STR_WEIGHTS_SILU)) + tr(STR_MIRROR_COLON);
   const std::vector<float>& v = st->layers[li].silu[c.probe];
   for (int t = 0; t < c.tokens; t++)
-    out += " " + live_token_text(m, c.probe, t) + " " + fmt6(v[(size_t)t * m.intermediate + c.unit]) + (t + 1 < c.tokens ? ";" : "");
+    out += live_token_text(m, c.probe, t) + " " + fmt6(v[(size_t)t * m.intermediate + c.unit]) + (t + 1 < c.tokens ? tr(STR_MIRROR_SEP) : "");
   return out + "\n";
 }
 

@@ -163,7 +163,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
         const page = await openPage(site, `#v=1&view=${view}&lang=${lang}`, opts);
         if (view === "perm") await waitForMirror(page, lang === "zh" ? "恰好为 0" : "exactly 0", LIVE_TIMEOUT);
         else if (view === "weights") await page.waitForFunction(() => window.labItemRect("weights-heatmap"), null, { timeout: LIVE_TIMEOUT });
-        else await waitForMirror(page, lang === "zh" ? "第 23 层: (实时)" : "Layer 23: (live)", LIVE_TIMEOUT);
+        else await waitForMirror(page, lang === "zh" ? "第 23 层：(实时)" : "Layer 23: (live)", LIVE_TIMEOUT);
         await page.waitForTimeout(300);
         await shot(page, `live-${view}-${lang}-${phone ? "phone" : "desktop"}`);
         await page.context().close();

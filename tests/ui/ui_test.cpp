@@ -341,7 +341,7 @@ TEST_CASE("live views: a failing file shows its message and Retry recovers") {
   headless_page page("#v=1&view=gates&lang=zh");
   lp.settle(page);
   CHECK(contains(page.mirror(), "无法加载 layer-002-gate.q8: HTTP 503"));
-  CHECK(contains(page.mirror(), "第 0 层: (实时)"));  // the other layers are live meanwhile
+  CHECK(contains(page.mirror(), "第 0 层：(实时)"));  // the other layers are live meanwhile
   page.click("stream-retry");
   lp.settle(page);
   CHECK_FALSE(contains(page.mirror(), "无法加载"));
