@@ -53,7 +53,7 @@ std::vector<live_gate_row> live_gate_rows(const lab_state& s, const pack_stream*
     r.layer = layer;
     r.layer_index = pack_stream_layer_index(st, layer);
     const int token = s.hist_token >= 0 && s.hist_token < c.tokens ? (int)s.hist_token : -1;
-    r.available = pack_stream_gate_counts(st, r.layer_index, s.threshold, token, &r.counts, &r.live);
+    r.available = pack_stream_gate_counts(st, r.layer_index, s.threshold, c.probe, token, &r.counts, &r.live);
     rows.push_back(r);
   }
   return rows;

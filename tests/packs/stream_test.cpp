@@ -72,9 +72,9 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
   // The manifest alone already gives each layer's histogram at the lessons' threshold.
   mlp_gate_counts from_manifest;
   bool live0 = true;
-  REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, -1, &from_manifest, &live0));
+  REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, 0, -1, &from_manifest, &live0));
   REQUIRE_FALSE(live0);
-  REQUIRE_FALSE(pack_stream_gate_counts(&f.s, 1, 0.2, -1, &from_manifest, &live0));  // other thresholds need the blobs
+  REQUIRE_FALSE(pack_stream_gate_counts(&f.s, 1, 0.2, 0, -1, &from_manifest, &live0));  // other thresholds need the blobs
   // First round: the inputs and the precomputed results only (2 in flight at a time).
   for (int round = 0; round < 4; round++) {
     pack_stream_pump(&f.s, f.now);
@@ -82,19 +82,19 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
   }
   mlp_gate_counts c;
   bool live = true;
-  REQUIRE(pack_stream_gate_counts(&f.s, 0, 0.1, -1, &c, &live));
+  REQUIRE(pack_stream_gate_counts(&f.s, 0, 0.1, 0, -1, &c, &live));
   REQUIRE_FALSE(live);  // the precomputed histogram shows before any weight arrived
   REQUIRE(f.weights_requested().empty());
   f.settle();
   REQUIRE(f.weights_requested() == std::vector<std::string>{"layer-000-gate.q8", "layer-002-gate.q8", "layer-004-gate.q8"});
   for (int li = 0; li < 3; li++) {
     if (li == 1) {  // the manifest's counts were exactly the live ones
-      REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, -1, &c, &live));
+      REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, 0, -1, &c, &live));
       REQUIRE(c.open == from_manifest.open);
       REQUIRE(c.negative == from_manifest.negative);
       REQUIRE(std::equal(c.histogram, c.histogram + PACK_HIST_BINS, from_manifest.histogram));
     }
-    REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, -1, &c, &live));
+    REQUIRE(pack_stream_gate_counts(&f.s, li, 0.1, 0, -1, &c, &live));
     REQUIRE(live);
     mlp_gate_counts ref;
     std::string err;
@@ -103,6 +103,14 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
     REQUIRE(c.negative == ref.negative);
     REQUIRE(c.total == ref.total);
   }
+  // One token's histogram: the token of the probe asked for, counted over the intermediate units.
+  mlp_gate_counts one;
+  REQUIRE(pack_stream_gate_counts(&f.s, 0, 0.1, 1, 2, &one, &live));
+  REQUIRE(one.total == f.s.manifest.intermediate);
+  const std::vector<float>& silu = f.s.layers[0].silu[1];
+  int64_t open = 0;
+  for (int64_t n = 0; n < f.s.manifest.intermediate; n++) open += silu[(size_t)(2 * f.s.manifest.intermediate + n)] > 0.1f;
+  REQUIRE(one.open == open);
   const pack_stream_progress p = pack_stream_progress_of(&f.s, -1);
   REQUIRE(p.loaded == p.total);
   REQUIRE(p.failed == 0);
@@ -140,7 +148,7 @@ TEST_CASE("stream: a server that ignores Range still gives the right bytes", "[p
   mlp_gate_counts c, ref;
   bool live;
   std::string err;
-  REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, -1, &c, &live));
+  REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, 0, -1, &c, &live));
   REQUIRE(live);
   REQUIRE(pack_gate_stats(&f.pack, f.s.manifest, 2, 0.1, &ref, &err));
   REQUIRE(c.open == ref.open);
@@ -179,9 +187,9 @@ TEST_CASE("stream: every failure names its file, the rest keeps working, retry r
     REQUIRE(errors[0].find(fc.expect) != std::string::npos);
     mlp_gate_counts c;
     bool live;
-    REQUIRE(pack_stream_gate_counts(&f.s, 0, 0.1, -1, &c, &live));
+    REQUIRE(pack_stream_gate_counts(&f.s, 0, 0.1, 0, -1, &c, &live));
     REQUIRE(live);  // the other layers are live
-    REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, -1, &c, &live));
+    REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, 0, -1, &c, &live));
     REQUIRE_FALSE(live);  // the failed one still shows its precomputed histogram
     REQUIRE(pack_stream_progress_of(&f.s, 1).failed == 1);
     // Nothing unverified was cached.
@@ -189,7 +197,7 @@ TEST_CASE("stream: every failure names its file, the rest keeps working, retry r
     pack_stream_retry(&f.s, f.now);
     f.settle();
     REQUIRE(pack_stream_errors(&f.s).empty());
-    REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, -1, &c, &live));
+    REQUIRE(pack_stream_gate_counts(&f.s, 1, 0.1, 0, -1, &c, &live));
     REQUIRE(live);
   }
 }
@@ -241,7 +249,7 @@ TEST_CASE("stream: manifest failures and a full cache", "[packs][stream]") {
   REQUIRE(q.s.storage_notice.find("quota") != std::string::npos);
   mlp_gate_counts c;
   bool live;
-  REQUIRE(pack_stream_gate_counts(&q.s, 0, 0.1, -1, &c, &live));
+  REQUIRE(pack_stream_gate_counts(&q.s, 0, 0.1, 0, -1, &c, &live));
   REQUIRE(live);  // works, only not offline
 }
 
@@ -279,7 +287,7 @@ TEST_CASE("stream: a second visit fetches no weights, and works offline", "[pack
   }
   mlp_gate_counts c;
   bool live;
-  REQUIRE(pack_stream_gate_counts(&off, 2, 0.1, -1, &c, &live));
+  REQUIRE(pack_stream_gate_counts(&off, 2, 0.1, 0, -1, &c, &live));
   REQUIRE(live);
   // A cached copy that no longer matches its checksum is refetched, never used.
   f.net.offline = false;
@@ -295,7 +303,7 @@ TEST_CASE("stream: a second visit fetches no weights, and works offline", "[pack
     f.net.deliver(&again, f.now);
   }
   REQUIRE(std::count(f.net.requested.begin(), f.net.requested.end(), "layer-000-gate.q8") == 1);
-  REQUIRE(pack_stream_gate_counts(&again, 0, 0.1, -1, &c, &live));
+  REQUIRE(pack_stream_gate_counts(&again, 0, 0.1, 0, -1, &c, &live));
   REQUIRE(live);
 }
 
@@ -320,7 +328,7 @@ TEST_CASE("stream: memory stays bounded while a user visits every layer", "[pack
   mlp_gate_counts c;
   bool live;
   for (int l = 0; l < 10; l++) {
-    REQUIRE(pack_stream_gate_counts(&f.s, l, 0.1, -1, &c, &live));
+    REQUIRE(pack_stream_gate_counts(&f.s, l, 0.1, 0, -1, &c, &live));
     REQUIRE(live);
   }
 }

@@ -391,7 +391,8 @@ static bool pack_stream_manifest_counts(const pack_stream* s, int li, mlp_gate_c
   return true;
 }
 
-bool pack_stream_gate_counts(const pack_stream* s, int li, double thr, int token, mlp_gate_counts* out, bool* live) {
+bool pack_stream_gate_counts(const pack_stream* s, int li, double thr, int probe, int token, mlp_gate_counts* out,
+                             bool* live) {
   if (s->phase != PACK_STREAM_READY || li < 0 || li >= (int)s->layers.size()) return false;
   const pack_stream_layer& L = s->layers[li];
   *live = L.live;
@@ -401,7 +402,7 @@ bool pack_stream_gate_counts(const pack_stream* s, int li, double thr, int token
     const std::vector<float>& v = L.live ? L.silu[p] : s->precomputed[p][li];
     if (v.empty()) return !L.live && token < 0 && thr == PACK_THRESHOLD && pack_stream_manifest_counts(s, li, out);
     if (token < 0) mlp_gate_count(v.data(), v.size(), thr, &c);
-    else if (p == 0 && (size_t)token * F < v.size()) mlp_gate_count(v.data() + (size_t)token * F, F, thr, &c);
+    else if ((int)p == probe && (size_t)token * F < v.size()) mlp_gate_count(v.data() + (size_t)token * F, F, thr, &c);
   }
   *out = c;
   return true;

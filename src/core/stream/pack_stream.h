@@ -89,8 +89,8 @@ struct pack_stream_progress { uint64_t loaded = 0, total = 0; int failed = 0, lo
 pack_stream_progress pack_stream_progress_of(const pack_stream* s, int layer_index);
 // Counts of silu(gate) for a layer: live when computed, else precomputed (*live says which):
 // from the precomputed blobs, or straight from the manifest (threshold 0.1, all tokens) before
-// those arrive. token -1: all probes' tokens, else that token of probe 0. False when none is in.
-bool pack_stream_gate_counts(const pack_stream* s, int layer_index, double thr, int token, mlp_gate_counts* out,
+// those arrive. token -1: all probes' tokens, else that token of `probe`. False when none is in.
+bool pack_stream_gate_counts(const pack_stream* s, int layer_index, double thr, int probe, int token, mlp_gate_counts* out,
                              bool* live);
 // The whole layer's matrices when all three are resident (and marks it used), else null.
 const pack_layer_data* pack_stream_whole_layer(pack_stream* s, int layer_index);
