@@ -24,6 +24,8 @@ lab_state lab_state_default() {
   s.delta = 1.0;
   s.unit = 0;
   s.matrix = LAB_MATRIX_GATE;
+  s.heat_zoom = 1;
+  s.heat_cx = s.heat_cy = 0.5;
   return s;
 }
 

@@ -27,6 +27,7 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_DELTA_LIMIT 100.0
 #define LAB_TOKENS_MAX 4096
 #define LAB_UNIT_MAX (1 << 20)
+#define LAB_ZOOM_MAX 256.0
 enum lab_matrix { LAB_MATRIX_GATE, LAB_MATRIX_UP, LAB_MATRIX_DOWN, LAB_MATRIX_COUNT };
 
 struct lab_state {
@@ -53,6 +54,7 @@ struct lab_state {
   double delta;                      // ... by how much
   int64_t unit;                      // the weights view's intermediate unit
   int matrix;                        // lab_matrix shown as a heatmap
+  double heat_zoom, heat_cx, heat_cy; // the heatmap's zoom and centre (fractions of columns, rows)
 };
 
 // The lesson's example: x = [1, 2], lesson 002's weights, every step shown, probe at z = -1,

@@ -167,6 +167,9 @@ static const url_key URL_KEYS[] = {
     {"delta", URL_KEY_NUMBERS, URL_FIELD(delta), 1, -LAB_DELTA_LIMIT, LAB_DELTA_LIMIT, nullptr},
     {"unit", URL_KEY_INTEGER, URL_FIELD(unit), 1, 0, LAB_UNIT_MAX - 1, nullptr},
     {"mat", URL_KEY_CHOICE, URL_FIELD(matrix), LAB_MATRIX_COUNT, 0, 0, MATRIX_NAMES},
+    {"zoom", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
+    {"cx", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
+    {"cy", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
 };
 
 // [SECTION] decode

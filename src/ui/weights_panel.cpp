@@ -19,6 +19,15 @@ void weights_panel_free(weights_panel* w) {
   *w = weights_panel();
 }
 
+// Zoom 1..256 and a centre that keeps the view inside the matrix, rounded so links stay short.
+static void heatmap_set_view(lab_state* s, double zoom, double cx, double cy) {
+  zoom = std::min(std::max(std::round(zoom * 100) / 100, 1.0), LAB_ZOOM_MAX);
+  const double h = 0.5 / zoom;
+  s->heat_zoom = zoom;
+  s->heat_cx = std::round(std::min(std::max(cx, h), 1 - h) * 1e5) / 1e5;
+  s->heat_cy = std::round(std::min(std::max(cy, h), 1 - h) * 1e5) / 1e5;
+}
+
 static float matrix_max_abs(const q8_matrix_view* m) {
   float mx = 0;
   for (int n = 0; n < m->rows; n++) mx = std::max(mx, m->scales[n]);
@@ -33,25 +42,26 @@ static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m
   ImGui::InvisibleButton("heatmap", size);
   item_probe("weights-heatmap");
   ImGuiIO& io = ImGui::GetIO();
-  const float half = 0.5f / w->zoom;
+  double zoom = s->heat_zoom, cx = s->heat_cx, cy = s->heat_cy;
+  const double half = 0.5 / zoom;
   if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
-    const float fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
-    const float ux = w->cx - half + fx * 2 * half, uy = w->cy - half + fy * 2 * half;  // keep the point under the cursor
-    w->zoom = std::min(std::max(w->zoom * std::pow(1.25f, io.MouseWheel), 1.0f), 256.0f);
-    const float nh = 0.5f / w->zoom;
-    w->cx = ux + nh - fx * 2 * nh;
-    w->cy = uy + nh - fy * 2 * nh;
+    const double fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
+    const double ux = cx - half + fx * 2 * half, uy = cy - half + fy * 2 * half;  // keep the point under the cursor
+    zoom = std::min(std::max(zoom * std::pow(1.25, (double)io.MouseWheel), 1.0), LAB_ZOOM_MAX);
+    const double nh = 0.5 / zoom;
+    cx = ux + nh - fx * 2 * nh;
+    cy = uy + nh - fy * 2 * nh;
   }
   if (ImGui::IsItemActivated()) w->dragged = false;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
     w->dragged = true;
-    w->cx -= io.MouseDelta.x / size.x * 2 * half;
-    w->cy -= io.MouseDelta.y / size.y * 2 * half;
+    cx -= io.MouseDelta.x / size.x * 2 * half;
+    cy -= io.MouseDelta.y / size.y * 2 * half;
   }
-  const float h = 0.5f / w->zoom;
-  w->cx = std::min(std::max(w->cx, h), 1 - h);
-  w->cy = std::min(std::max(w->cy, h), 1 - h);
-  const ImVec2 uv0(w->cx - h, w->cy - h), uv1(w->cx + h, w->cy + h);
+  heatmap_set_view(s, zoom, cx, cy);
+  const float h = (float)(0.5 / s->heat_zoom);
+  const float vx = (float)s->heat_cx, vy = (float)s->heat_cy;
+  const ImVec2 uv0(vx - h, vy - h), uv1(vx + h, vy + h);
   if (ImGui::IsItemDeactivated() && !w->dragged) {
     const float fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
     const int row = (int)((uv0.y + fy * (uv1.y - uv0.y)) * m->rows), col = (int)((uv0.x + fx * (uv1.x - uv0.x)) * m->cols);
@@ -116,13 +126,13 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
   ImGui::PopStyleColor();
   heatmap_area(w, s, m, c);
   // Buttons too: a phone has no wheel (and a pinch zooms the page, not the canvas).
-  if (ImGui::Button(" + ")) w->zoom = std::min(w->zoom * 2, 256.0f);
+  if (ImGui::Button(" + ")) heatmap_set_view(s, s->heat_zoom * 2, s->heat_cx, s->heat_cy);
   item_probe("weights-zoom-in");
   ImGui::SameLine();
-  if (ImGui::Button(" - ")) w->zoom = std::max(w->zoom / 2, 1.0f);
+  if (ImGui::Button(" - ")) heatmap_set_view(s, s->heat_zoom / 2, s->heat_cx, s->heat_cy);
   item_probe("weights-zoom-out");
   ImGui::SameLine();
-  widget_text_disabled(strf("x%.0f", w->zoom));
+  widget_text_disabled(strf("x%g", s->heat_zoom));
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_WEIGHTS_ZOOM_HINT));
   ImGui::PopStyleColor();

@@ -1,6 +1,7 @@
 // Weights (lessons 000/003, "the rule book"): one matrix of one layer as a zoomable, pannable
 // heatmap drawn by a shader from the int8 data, and one intermediate unit's gate row, up row and
-// down column with its silu(gate) on each probe token.
+// down column with its silu(gate) on each probe token. Zoom and centre live in the view state
+// (the link: zoom=, cx=, cy=), so a shared link shows the same patch of weights.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +12,7 @@ struct weights_panel {
   uint32_t heatmap = 0;            // renderer handle of the uploaded matrix
   int uploaded_layer = -1, uploaded_matrix = -1;
   float max_abs = 1;
-  float zoom = 1, cx = 0.5f, cy = 0.5f;  // view: centre as fractions of columns and rows
-  bool dragged = false;                  // this press panned: its release picks nothing
+  bool dragged = false;  // this press panned: its release picks nothing
 };
 
 void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const live_choice& c);

@@ -217,6 +217,9 @@ TEST_CASE("live keys: random states round trip", "[url]") {
     s.delta = (double(rng() % 20001) - 10000) / 100.0;
     s.unit = rng() % 3584;
     s.matrix = int(rng() % LAB_MATRIX_COUNT);
+    s.heat_zoom = 1 + (rng() % 25500) / 100.0;
+    s.heat_cx = (rng() % 100001) / 1e5;
+    s.heat_cy = (rng() % 100001) / 1e5;
     const std::string url = url_encode(s);
     url_decoded d = url_decode("#" + url);
     INFO(url);

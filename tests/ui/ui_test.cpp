@@ -327,7 +327,9 @@ TEST_CASE("live views: gate shares in the mirror equal stats; per token says exa
   CHECK(renderer_null_get_log()->last_rows == 170);
   CHECK(contains(page.mirror(), "W_gate (170 x 60)"));
   page.click("weights-zoom-in");
-  CHECK(page.app.weights.zoom == 2.0f);
+  CHECK(page.url().state.heat_zoom == 2.0);  // the link keeps the zoom
+  page.frame();                              // the heatmap, above the button, draws it next frame
+  CHECK(renderer_null_get_log()->last_uv1.x - renderer_null_get_log()->last_uv0.x == Approx(0.5));
   page.click("weights-W_down");
   lp.settle(page);
   CHECK(renderer_null_get_log()->last_rows == 60);
