@@ -24,7 +24,8 @@ const CORS = {
   "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges",
 };
 
-// options.faults: Map of file name -> { status, truncate, corrupt, drop, ignoreRange, times }
+// options.faults: Map of file name -> { status, truncate, corrupt, drop, stall, ignoreRange, times }
+// (stall: the request is never answered, as on a dead link).
 // (times: how many requests it hits; absent: all). options.log: an array that gets one entry per
 // request: { path, range, status }.
 export function createServer(root, options = {}) {
@@ -44,6 +45,7 @@ export function createServer(root, options = {}) {
     const fault = takeFault(faults, path.basename(file));
     if (options.log) options.log.push({ path: rel, range: req.headers.range || "", status: fault?.status || 0 });
     if (fault?.status) return send(res, fault.status, `injected ${fault.status}`);
+    if (fault?.stall) return;  // hangs until the client gives up or the server closes
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) return send(res, 404, "not found");
       const ext = path.extname(file);

@@ -16,12 +16,12 @@ export async function startServer(dir) {
   const faults = new Map(), log = [];
   const server = createServer(dir, { faults, log });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, faults, log, base: `http://127.0.0.1:${server.address().port}/`,
-           close: () => new Promise((resolve) => server.close(resolve)) };
+  const close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
+  return { server, faults, log, base: `http://127.0.0.1:${server.address().port}/`, close };
 }
 
 export async function startSite(siteDir) {
-  const { server, faults, log, base } = await startServer(siteDir);
+  const { faults, log, base, close: closeServer } = await startServer(siteDir);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
@@ -34,7 +34,7 @@ export async function startSite(siteDir) {
     log,
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.close(resolve));
+      await closeServer();
     },
   };
 }

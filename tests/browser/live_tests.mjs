@@ -96,6 +96,54 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
     });
   }
 
+  test("failure: a stalled file is given up after 20 s with its message; Retry recovers", async (site) => {
+    site.faults.set("layer-023-gate.q8", { stall: true, times: 1 });
+    try {
+      const page = await openPage(site, "#v=1&view=gates");
+      await waitForMirror(page, "Layer 11: (live)", LIVE_TIMEOUT);
+      await waitForMirror(page, "Could not load layer-023-gate.q8: no data for 20 s (stalled)", 40000);
+      expectIncludes(await mirror(page), "Layer 23: (precomputed)", "mirror");
+      await clickItem(page, "stream-retry");
+      await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+      await page.context().close();
+    } finally {
+      site.faults.delete("layer-023-gate.q8");
+    }
+  });
+
+  test("Cancel stops the download on a slow link, Retry resumes it", async (site) => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 50, downloadThroughput: 4e6 / 8, uploadThroughput: 1e6 / 8 });
+    page.on("pageerror", (e) => { throw e; });
+    await page.goto(site.base + "#v=1&view=gates");
+    await page.waitForSelector("body[data-lab-ready]");
+    await page.waitForFunction(() => window.labItemRect("stream-cancel"), null, { timeout: LIVE_TIMEOUT });
+    await clickItem(page, "stream-cancel");
+    await waitForMirror(page, ": cancelled");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await clickItem(page, "stream-retry");
+    await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+    expect(!(await mirror(page)).includes("cancelled"), "still cancelled after Retry");
+    await context.close();
+  });
+
+  test("failure: storage full: the page says so and keeps working, only not offline", async (site) => {
+    // A browser with 200 KB for this site: the manifest fits, a 3.5 MB gate matrix does not.
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Storage.overrideQuotaForOrigin", { origin: site.base.replace(/\/$/, ""), quotaSize: 200000 });
+    await page.goto(site.base + "#v=1&view=gates");
+    await page.waitForSelector("body[data-lab-ready]");
+    await waitForMirror(page, "The browser's storage is full", LIVE_TIMEOUT);
+    await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+    await shot(page, "live-storage-full");
+    await context.close();
+  });
+
   test("per token: shuffling only shuffles (exactly 0), one changed token moves alone", async (site) => {
     const page = await openPage(site, "#v=1&view=perm&layer=11");
     await waitForMirror(page, "= exactly 0", LIVE_TIMEOUT);

@@ -121,10 +121,7 @@ uint64_t content_range_start(emscripten_fetch_t* f, uint64_t asked) {
 void on_fetch_done(emscripten_fetch_t* f) {
   const uint32_t id = fetch_id(f);
   auto it = g_fetch.live.find(id);
-  if (it == g_fetch.live.end() || it->second.fetch != f) {  // cancelled meanwhile
-    emscripten_fetch_close(f);
-    return;
-  }
+  if (it == g_fetch.live.end() || it->second.fetch != f) return;  // cancelled: fetch_cancel closes it
   web_request& q = it->second;
   q.fetch = nullptr;
   if (f->status == 0 && !q.key.empty() && !q.cache_first) {  // offline: try the verified cache
@@ -170,11 +167,24 @@ void web_fetch::fetch_start(uint32_t id, const std::string& url, uint64_t begin,
   else network(id);
 }
 
+// Emscripten 3.1.6's emscripten_fetch_close frees an in-flight fetch without aborting its XHR,
+// whose handlers would later write into the freed struct. So the XHR is aborted first (no
+// handler of Emscripten's runs after abort()), then the fetch closed; the onerror that close
+// calls finds no request any more and does nothing.
+EM_JS(void, js_fetch_abort, (unsigned id), {
+  const xhr = Fetch.xhrs[id - 1];  // Emscripten's own table, off by one (its issue #8803)
+  if (xhr) xhr.abort();
+});
+
 void web_fetch::fetch_cancel(uint32_t id) {
   auto it = live.find(id);
   if (it == live.end()) return;
-  if (it->second.fetch) emscripten_fetch_close(it->second.fetch);  // aborts the XHR
+  emscripten_fetch_t* f = it->second.fetch;
   live.erase(it);
+  if (f) {
+    js_fetch_abort(f->id);
+    emscripten_fetch_close(f);
+  }
 }
 }  // namespace
 
