@@ -15,6 +15,7 @@
 #include "cli_args.h"
 #include "cli_commands.h"
 #include "core/checkpoint/checkpoint.h"
+#include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/pack/pack_build.h"
@@ -146,8 +147,9 @@ int cli_stats(int argc, char** argv) {
     if (!pack_gate_stats(&src, m, m.layers[i].layer, thr, &c, &err)) return fail("stats", 1, a.get("pack") + ": " + err);
     json += (i ? "," : "") + std::string("{\"layer\":") + std::to_string(m.layers[i].layer) +
             ",\"open\":" + url_format_number(c.open_share()) + ",\"negative\":" + url_format_number(c.negative_share()) + "}";
-    std::snprintf(line, sizeof line, "%5d  %15.1f %%  %15.1f %%  %10.1f %%\n", m.layers[i].layer, 100 * c.open_share(),
-                  100 * c.negative_share(), 100 * (1 - c.open_share() - c.negative_share()));
+    // The page's own formatting (live_percent), so the table and the page print the same digits.
+    std::snprintf(line, sizeof line, "%5d  %17s  %17s  %12s\n", m.layers[i].layer, live_percent(c.open_share()).c_str(),
+                  live_percent(c.negative_share()).c_str(), live_percent(1 - c.open_share() - c.negative_share()).c_str());
     table += line;
   }
   if (a.flag("json")) {
