@@ -121,7 +121,8 @@ std::vector<std::string> live_status_lines(const pack_stream* st) {
     if (p.loading > 0 || p.loaded < p.total) lines.push_back(fmt(tr(STR_LIVE_PROGRESS), megabytes(p.loaded), megabytes(p.total)));
   }
   for (const std::string& e : pack_stream_errors(st)) lines.push_back(fmt(tr(STR_LIVE_FAILED), e));
-  if (!st->storage_notice.empty()) lines.push_back(tr(STR_LIVE_STORAGE_FULL));
+  if (!st->storage_notice.empty())
+    lines.push_back(tr(st->storage_notice.find("quota") != std::string::npos ? STR_LIVE_STORAGE_FULL : STR_LIVE_STORAGE_NONE));
   return lines;
 }
 

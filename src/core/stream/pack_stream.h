@@ -67,7 +67,7 @@ struct pack_stream {
   uint32_t next_request = 1;
   uint64_t use_clock = 0;
   uint64_t bytes_network = 0, bytes_cache = 0;  // bodies received, for the benchmark
-  std::string storage_notice;  // the cache refused a blob (quota): works, but not offline
+  std::string storage_notice;  // the cache refused a blob ("quota", or why not): works, but not offline
 };
 
 // Starts over with the pack at base_url ("packs/default/" or "https://host/pack").
