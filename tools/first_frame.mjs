@@ -4,18 +4,14 @@
 // emulation). A measurement, not a test: prints a table, median of N runs.
 //
 //   node tools/first_frame.mjs [--site build-wasm/site] [--runs 5]
-import { startSite } from "../tests/browser/browser.mjs";
+import { startSite, NETWORK_PROFILES } from "../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const siteDir = opt("--site", "build-wasm/site");
 const runs = Number(opt("--runs", "5"));
 
-const PROFILES = [
-  { name: "loopback", conditions: null },
-  { name: "fast 3G (1.6 Mbit/s, 150 ms RTT)", conditions: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 } },
-  { name: "4G (9 Mbit/s, 60 ms RTT)", conditions: { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 } },
-];
+const PROFILES = NETWORK_PROFILES;
 
 const site = await startSite(siteDir);
 console.log("profile                              first frame (ms, median of " + runs + ")");

@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startSite, startServer } from "../tests/browser/browser.mjs";
+import { startSite, startServer, NETWORK_PROFILES } from "../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -20,11 +20,7 @@ const siteDir = opt("--site", "build-wasm/site");
 const native = opt("--native", "build-native");
 const runs = Number(opt("--runs", "3"));
 
-const PROFILES = [
-  { name: "loopback", conditions: null },
-  { name: "fast 3G (1.6 Mbit/s, 150 ms)", conditions: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 } },
-  { name: "4G (9 Mbit/s, 60 ms)", conditions: { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 } },
-];
+const PROFILES = NETWORK_PROFILES;
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const p95 = (v) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];
 
@@ -69,7 +65,7 @@ async function load(context, url, conditions) {
 const site = await startSite(siteDir);
 try {
   console.log("gate histograms of the default pack (3 layers), from opening the link; median of " + runs);
-  console.log("profile                       visit  first frame  first histogram  all live  frame p95  our max  KB fetched  weights KB");
+  console.log("profile                           visit  first frame  first histogram  all live  frame p95  our max  KB fetched  weights KB");
   for (const profile of PROFILES) {
     const rows = { cold: [], warm: [] };
     for (let i = 0; i < runs; i++) {
@@ -80,7 +76,7 @@ try {
     }
     for (const visit of ["cold", "warm"]) {
       const r = rows[visit];
-      console.log(profile.name.padEnd(30) + visit.padEnd(6) +
+      console.log(profile.name.padEnd(34) + visit.padEnd(6) +
         `${median(r.map((x) => x.firstFrame)).toFixed(0)} ms`.padStart(12) +
         `${median(r.map((x) => x.first)).toFixed(0)} ms`.padStart(17) +
         `${median(r.map((x) => x.live)).toFixed(0)} ms`.padStart(10) +

@@ -11,6 +11,14 @@ const CHROMIUM_ARGS = [
   "--disable-component-update", "--disable-sync",
 ];
 
+// Links the measurements use (CDP network emulation): loopback as is, a slow school network
+// ("fast 3G") and a 4G phone.
+export const NETWORK_PROFILES = [
+  { name: "loopback", conditions: null },
+  { name: "fast 3G (1.6 Mbit/s, 150 ms RTT)", conditions: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 } },
+  { name: "4G (9 Mbit/s, 60 ms RTT)", conditions: { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 } },
+];
+
 // The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
 export async function startServer(dir) {
   const faults = new Map(), log = [];
