@@ -167,6 +167,20 @@ TEST_CASE("pack: a norm rule that does not fit the weights is flagged", "[packs]
   REQUIRE(res.warnings[0].find("(1 + w)") != std::string::npos);
 }
 
+TEST_CASE("pack: gate counts compare in f32 like PyTorch's (g > 0.1), and fill the histogram", "[packs][pack]") {
+  const float s[] = {0.5f, -0.2f, 0.05f, -0.05f, 0.11f, 0.0f, -0.3f, 0.1f, -0.1f};
+  mlp_gate_counts c;
+  mlp_gate_count(s, 9, 0.1, &c);
+  REQUIRE(c.total == 9);
+  REQUIRE(c.open == 2);      // 0.5, 0.11: 0.1f is not above 0.1 in f32
+  REQUIRE(c.negative == 2);  // -0.2, -0.3
+  REQUIRE(c.open_share() == Approx(2.0 / 9));
+  int64_t binned = 0;
+  for (int64_t n : c.histogram) binned += n;
+  REQUIRE(binned == 9);
+  REQUIRE(c.histogram[pack_hist_bin(0.5f)] == 1);
+}
+
 TEST_CASE("pack: the histogram bins put +-0.1 on edges", "[packs][pack]") {
   REQUIRE(pack_hist_bin(-0.3f) == 0);
   REQUIRE(pack_hist_bin(-1.0f) == 0);

@@ -120,6 +120,5 @@ void swiglu_layer_forward(const swiglu_q8_layer* L, swiglu_act act, const float*
 void swiglu_layer_ref_f64(const float* wg, const float* wu, const float* wd, int hidden, int inter,
                           const float* x, int T, double* y);
 
-// Shares of silu(gate) above +thr and below -thr, for the page's histograms.
-struct swiglu_gate_shares { double above, below; };
-swiglu_gate_shares swiglu_gate_shares_compute(const float* silu_gate, size_t n, float thr);
+// The shares of silu(gate) above +thr and below -thr (with the histogram) are counted by
+// mlp_gate_count in core/pack/mlp_experiments.h.

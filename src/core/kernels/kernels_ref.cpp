@@ -114,17 +114,3 @@ void swiglu_layer_ref_f64(const float* wg, const float* wu, const float* wd, int
   }
   delete[] h;
 }
-
-swiglu_gate_shares swiglu_gate_shares_compute(const float* silu_gate, size_t n, float thr) {
-  size_t above = 0, below = 0;
-  for (size_t i = 0; i < n; i++) {
-    above += silu_gate[i] > thr;
-    below += silu_gate[i] < -thr;
-  }
-  swiglu_gate_shares s = {0.0, 0.0};
-  if (n) {
-    s.above = (double)above / (double)n;
-    s.below = (double)below / (double)n;
-  }
-  return s;
-}

@@ -23,10 +23,12 @@ void mlp_gate_silu(const q8_matrix_view* gate, const float* x, int T, float* sil
 }
 
 void mlp_gate_count(const float* silu_gate, size_t n, double thr, mlp_gate_counts* acc) {
+  // In f32, as the lessons' PyTorch (g > 0.1) compares a float32 tensor: 0.1f itself is not open.
+  const float t = (float)thr;
   for (size_t i = 0; i < n; i++) {
     const float v = silu_gate[i];
-    acc->open += v > thr;
-    acc->negative += v < -thr;
+    acc->open += v > t;
+    acc->negative += v < -t;
     acc->histogram[pack_hist_bin(v)]++;
   }
   acc->total += (int64_t)n;
