@@ -171,8 +171,8 @@ static live_choice live_prepare(lab_app* app, double now) {
       default: pack_stream_want(&app->stream, {c.layer}, c.layer); break;
     }
   }
-  pack_stream_pump(&app->stream, now);
-  return live_resolve(app->state, &app->stream);
+  pack_stream_pump(&app->stream, now);  // never changes a ready stream's phase: c stays right
+  return c;
 }
 
 void lab_app_frame(lab_app* app, double now) {
