@@ -1,24 +1,13 @@
-// The seam between the pack streamer (pack_stream.h, core) and the network: the page implements
-// it with emscripten-fetch and IndexedDB (platform/web/fetch_web.cpp), the tests with files in
-// memory and injected faults (platform/native/fetch_native.h). Answers come back asynchronously
-// through pack_stream_on_progress / pack_stream_on_response / pack_stream_on_store_failed.
+// The seam between whoever wants bytes from the network (a layer source, the page's fonts) and
+// the transport: the page implements it with emscripten-fetch and IndexedDB
+// (platform/web/fetch_web.cpp), the tests with files in memory and injected faults
+// (platform/native/fetch_native.h). Data walks one way: the caller starts a request and names the
+// sink its answers go to; the transport never knows what it carries.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-struct fetch_client {
-  virtual ~fetch_client() = default;
-  // GET url, asking for bytes [begin, begin + length) with a Range header (length 0: the whole
-  // file, no Range). cache_key non-empty: look in the verified cache; cache_first says whether to
-  // look there before the network (weights) or only when the network fails (the manifest).
-  virtual void fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length,
-                           const std::string& cache_key, bool cache_first) = 0;
-  virtual void fetch_cancel(uint32_t id) = 0;
-  // Keeps bytes the streamer has verified, for the next visit and for offline use.
-  virtual void cache_store(const std::string& cache_key, const void* data, size_t n) = 0;
-};
 
 struct fetch_response {
   int status = 0;            // HTTP status; 0 when the request never got one (network error)
@@ -26,5 +15,38 @@ struct fetch_response {
   const void* body = nullptr;  // as delivered: the whole file on 200, the range on 206
   size_t n = 0;
   uint64_t content_range_start = 0;  // from Content-Range on 206 (0 when absent)
+  uint64_t total_size = 0;           // the file's size from Content-Range ".../SIZE" or a 200's length (0: unknown)
+  std::string etag;                  // the ETag header, when the server sends one (and exposes it)
   std::string error;         // the platform's words when status is 0
+};
+
+// Where answers go. Called between frames, never from inside fetch_start.
+struct fetch_sink {
+  virtual ~fetch_sink() = default;
+  virtual void on_fetch_progress(uint32_t id, uint64_t loaded, double now) = 0;
+  virtual void on_fetch_response(uint32_t id, const fetch_response& r, double now) = 0;
+  // The verified cache refused bytes this sink stored: "quota" (full) or "unavailable".
+  virtual void on_store_failed(const std::string& why) = 0;
+};
+
+struct fetch_request {
+  std::string url;
+  uint64_t begin = 0, length = 0;  // bytes [begin, begin + length) with a Range header; length 0: the whole file
+  // Non-empty: the verified cache's key. cache_first: look there before the network (weights);
+  // otherwise only when the network fails (the manifest, which a teacher may have re-made).
+  std::string cache_key;
+  bool cache_first = false;
+};
+
+struct fetch_client {
+  virtual ~fetch_client() = default;
+  // Starts a GET whose answers go to `sink`; returns its id (never 0, unique for this client).
+  virtual uint32_t fetch_start(fetch_sink* sink, const fetch_request& request) = 0;
+  // After this the sink hears nothing more of `id` (a late answer that raced it is dropped by
+  // the sink, which no longer knows the id).
+  virtual void fetch_cancel(uint32_t id) = 0;
+  // Keeps bytes the sink has verified, for the next visit and for offline use.
+  virtual void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) = 0;
+  // Forgets every cached blob whose key starts with prefix ("" = all): the page's "clear cache".
+  virtual void cache_clear(const std::string& prefix) { (void)prefix; }
 };
