@@ -28,7 +28,14 @@ target_sources(swiglu_core PRIVATE
   src/core/pack/pack_build.cpp
   src/core/pack/pack_stats.cpp
   src/core/pack/mlp_experiments.cpp
-  src/core/stream/pack_stream.cpp
+  src/core/stream/stream_error.cpp
+  src/core/stream/fetch_queue.cpp
+  src/core/source/layer_source.cpp
+  src/core/source/pack_source.cpp
+  src/core/lesson/gate_activity.cpp
+  src/core/lesson/token_experiments.cpp
+  src/core/lesson/unit_weights.cpp
+  src/core/lesson/live_session.cpp
   src/core/live_view.cpp
 )
 target_include_directories(swiglu_core PRIVATE ${SYS_LINK_DIR})

@@ -3,31 +3,8 @@
 
 #include "core/url_state.h"
 
-lab_state lab_state_default() {
-  lab_state s{};
-  s.view = LAB_VIEW_HAND;
-  s.lang = LAB_LANG_EN;
-  hand_lesson_input(s.x);
-  s.w = hand_lesson_weights();
-  s.step = HAND_STEP_DOWN;
-  s.probe_z = -1.0;
-  s.show_sigmoid = false;
-  s.show_gelu = false;
-  s.hidden = 1024;
-  s.intermediate = 3584;
-  s.layers = 24;
-  s.layer = -1;
-  s.probe = 0;
-  s.threshold = LAB_THRESHOLD_DEFAULT;
-  s.hist_token = -1;
-  s.token = 2;  // lesson 000: "change token 2"
-  s.delta = 1.0;
-  s.unit = 0;
-  s.matrix = LAB_MATRIX_GATE;
-  s.heat_zoom = 1;
-  s.heat_cx = s.heat_cy = 0.5;
-  return s;
-}
+// One source of the defaults: each URL key's row carries its own (url_state.cpp).
+lab_state lab_state_default() { return url_state_defaults(); }
 
 // Two states are equal when their links are: one definition of what a view is (url_keys.cpp).
 bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }

@@ -7,10 +7,15 @@
 #include <vector>
 
 #include "core/hand_calc.h"
+#include "core/mlp_part.h"
 
-// The views, in the order of the page's buttons. Their names and labels live in one table
-// (view_table.h); the panels in one table of the app (ui/app.cpp).
-enum lab_view { LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES, LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_COUNT };
+// The views, in the order of the page's buttons: one row each in views.inc.
+enum lab_view {
+#define VIEW(id, name, label, needs, text) id,
+#include "core/views.inc"
+#undef VIEW
+  LAB_VIEW_COUNT
+};
 enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 
 // Ranges a link may set; values outside are clamped (and the page says so).
@@ -28,7 +33,6 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_TOKENS_MAX 4096
 #define LAB_UNIT_MAX (1 << 20)
 #define LAB_ZOOM_MAX 256.0
-enum lab_matrix { LAB_MATRIX_GATE, LAB_MATRIX_UP, LAB_MATRIX_DOWN, LAB_MATRIX_COUNT };
 
 struct lab_state {
   lab_view view;
@@ -53,7 +57,7 @@ struct lab_state {
   int64_t token;                     // "change one token": which one
   double delta;                      // ... by how much
   int64_t unit;                      // the weights view's intermediate unit
-  int matrix;                        // lab_matrix shown as a heatmap
+  int matrix;                        // mlp_part shown as a heatmap
   double heat_zoom, heat_cx, heat_cy; // the heatmap's zoom and centre (fractions of columns, rows)
 };
 

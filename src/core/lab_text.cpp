@@ -12,18 +12,16 @@
 #include "core/strings.h"
 #include "core/view_table.h"
 
-// printf with string arguments only (the table's formats take %s), up to seven.
-static std::string format(const char* fmt, const std::string& a, const std::string& b = "",
-                          const std::string& c = "", const std::string& d = "", const std::string& e = "",
-                          const std::string& f = "", const std::string& g = "") {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, fmt, a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str(), f.c_str(), g.c_str());
-  return buf;
+// "Values:" in English, "数值：" in Chinese: the mirror's punctuation follows its language.
+static std::string list_head(str_id name) { return strf(tr(STR_MIRROR_LIST), tr(name)) + "\n"; }
+static std::string view_head(str_id view) { return std::string(tr(view)) + tr(STR_SENTENCE_END) + "\n"; }
+
+std::string lab_silu_minimum_text() {
+  const act_extremum m = act_silu_minimum();
+  return std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value);
 }
 
-// "Values:" in English, "数值：" in Chinese: the mirror's punctuation follows its language.
-static std::string list_head(str_id name) { return format(tr(STR_MIRROR_LIST), tr(name)) + "\n"; }
-static std::string view_head(str_id view) { return std::string(tr(view)) + tr(STR_SENTENCE_END) + "\n"; }
+std::string lab_step_of_text(int step) { return strf(tr(STR_HAND_STEP_OF), step, HAND_STEP_COUNT - 1); }
 
 static str_id hand_step_title(int step) {
   static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
@@ -48,11 +46,10 @@ std::vector<std::string> lab_fixed_gate_lines(const lab_state& s) {
           "g = silu(a):  y(x) = " + fmt_vec6(real.y, HAND_OUT) + "   y(2x) = " + fmt_vec6(real2.y, HAND_OUT)};
 }
 
-static std::string hand_text(const lab_state& s) {
+std::string hand_view_text(const lab_state& s, live_session*, const live_choice&) {
   hand_trace t = hand_forward(s.x, s.w);
-  char step_of[128];
-  std::snprintf(step_of, sizeof step_of, tr(STR_HAND_STEP_OF), s.step, HAND_STEP_COUNT - 1);
-  std::string out = format(tr(STR_MIRROR_HEAD), tr(STR_VIEW_HAND), step_of, tr(hand_step_title(s.step))) + "\n";
+  std::string out =
+      strf(tr(STR_MIRROR_HEAD), tr(STR_VIEW_HAND), lab_step_of_text(s.step).c_str(), tr(hand_step_title(s.step))) + "\n";
   for (const std::string& line : hand_step_lines(s.step, s.x, s.w, t)) out += line + "\n";
   out += list_head(STR_MIRROR_VALUES);
   out += "x = [" + fmt_short(s.x[0]) + ", " + fmt_short(s.x[1]) + "]\n";
@@ -69,17 +66,16 @@ static std::string hand_text(const lab_state& s) {
   out += list_head(STR_HAND_AND_TITLE);
   for (int bits = 0; bits < 4; ++bits) {
     double x1 = bits >> 1, x2 = bits & 1;
-    out += format(tr(STR_MIRROR_AND_ROW), fmt_short(x1), fmt_short(x2), fmt6(x1), fmt6(act_silu(x2)),
-                  fmt6(hand_and(x1, x2))) + "\n";
+    out += strf(tr(STR_MIRROR_AND_ROW), fmt_short(x1).c_str(), fmt_short(x2).c_str(), fmt6(x1).c_str(),
+                fmt6(act_silu(x2)).c_str(), fmt6(hand_and(x1, x2)).c_str()) + "\n";
   }
   out += list_head(STR_HAND_FIXED_TITLE);
   for (const std::string& line : lab_fixed_gate_lines(s)) out += line + "\n";
   return out;
 }
 
-static std::string silu_text(const lab_state& s) {
+std::string silu_view_text(const lab_state& s, live_session*, const live_choice&) {
   double z = s.probe_z, silu = act_silu(z), relu = act_relu(z);
-  act_extremum m = act_silu_minimum();
   std::string out = view_head(STR_VIEW_SILU);
   out += "z = " + fmt6(z) + "\n";
   out += "SiLU(z) = " + fmt6(silu) + "\n";
@@ -87,7 +83,7 @@ static std::string silu_text(const lab_state& s) {
   out += std::string(tr(STR_SILU_DIFF)) + " = " + fmt6(silu - relu) + "\n";
   if (s.show_sigmoid) out += "sigmoid(z) = " + fmt6(act_sigmoid(z)) + "\n";
   if (s.show_gelu) out += "GELU(z) = " + fmt6(act_gelu(z)) + "\n";
-  out += std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + "\n";
+  out += lab_silu_minimum_text() + "\n";
   return out;
 }
 
@@ -99,18 +95,16 @@ static std::string two_decimals_or_significant(double v) {
 }
 
 std::string lab_budget_ratio_text(const budget_counts& c) {
-  return format(tr(STR_BUDGET_RATIO), two_decimals_or_significant(c.swiglu_h2),
-                two_decimals_or_significant(100.0 * c.swiglu_vs_classic) + "%");
+  return strf(tr(STR_BUDGET_RATIO), two_decimals_or_significant(c.swiglu_h2).c_str(),
+              (two_decimals_or_significant(100.0 * c.swiglu_vs_classic) + "%").c_str());
 }
 
 std::string lab_budget_all_layers_text(int64_t layers) {
   if (layers == 1) return tr(STR_BUDGET_ONE_LAYER);
-  char all[64];
-  std::snprintf(all, sizeof all, tr(STR_BUDGET_ALL_LAYERS), int(layers));
-  return all;
+  return strf(tr(STR_BUDGET_ALL_LAYERS), int(layers));
 }
 
-static std::string budget_text(const lab_state& s) {
+std::string budget_view_text(const lab_state& s, live_session*, const live_choice&) {
   budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
   std::string out = view_head(STR_VIEW_BUDGET);
   const std::string sep = tr(STR_MIRROR_SEP);
@@ -123,19 +117,29 @@ static std::string budget_text(const lab_state& s) {
                       {STR_BUDGET_ACTUAL, s.intermediate, c.swiglu_per_layer, ""}};
   const std::string all = lab_budget_all_layers_text(s.layers);
   for (const row& r : rows)
-    out += format(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f), fmt_count(r.per_layer),
-                  fmt_count_short(r.per_layer), r.note, all, fmt_count(r.per_layer * s.layers)) + "\n";
+    out += strf(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f).c_str(), fmt_count(r.per_layer).c_str(),
+                fmt_count_short(r.per_layer).c_str(), r.note, all.c_str(), fmt_count(r.per_layer * s.layers).c_str()) + "\n";
   out += lab_budget_ratio_text(c) + "\n";
   return out;
 }
 
-std::string lab_text(const lab_state& s, const pack_stream* stream, const live_perm_cache* perm) {
+std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c) {
   lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
-  std::string out = lab_view_get(s.view).live ? live_text(s, stream, perm)
-                    : s.view == LAB_VIEW_SILU   ? silu_text(s)
-                    : s.view == LAB_VIEW_BUDGET ? budget_text(s)
-                                                : hand_text(s);
+  const lab_view_info& v = lab_view_get(s.view);
+  std::string out;
+  if (!v.live()) {
+    out = v.text(s, nullptr, live_choice());
+  } else {
+    // A live view: its title, where the weights come from and how far they are, then its own rows.
+    out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";
+    if (ls && ls->source) {
+      const live_choice none;
+      const live_choice& choice = c ? *c : none;
+      out += live_header_text(ls, choice);
+      if (choice.ready) out += v.text(s, ls, choice);
+    }
+  }
   strings_set_lang(saved);
   return out;
 }
@@ -154,9 +158,9 @@ static std::string clip_quote(const std::string& s) {
 std::string lab_notice_text(const url_notice& n) {
   std::string key = clip_quote(n.key), value = clip_quote(n.value);
   switch (n.problem) {
-    case URL_MALFORMED: return format(tr(STR_NOTICE_MALFORMED), key, value);
-    case URL_CLAMPED: return format(tr(STR_NOTICE_CLAMPED), key, value);
-    case URL_NEWER_VERSION: return format(tr(STR_NOTICE_NEWER), value);
+    case URL_MALFORMED: return strf(tr(STR_NOTICE_MALFORMED), key.c_str(), value.c_str());
+    case URL_CLAMPED: return strf(tr(STR_NOTICE_CLAMPED), key.c_str(), value.c_str());
+    case URL_NEWER_VERSION: return strf(tr(STR_NOTICE_NEWER), value.c_str());
   }
   return "";
 }

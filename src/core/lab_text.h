@@ -10,10 +10,19 @@
 #include "core/lab_state.h"
 #include "core/url_state.h"
 
-struct pack_stream;
-struct live_perm_cache;
-// The live views (view_table.h) also read the streamed pack and the per-token results.
-std::string lab_text(const lab_state& state, const pack_stream* stream = nullptr, const live_perm_cache* perm = nullptr);
+struct live_session;
+struct live_choice;
+// The live views (view_table.h) also read the session's source and results; the others ignore them.
+std::string lab_text(const lab_state& state, live_session* live = nullptr, const live_choice* choice = nullptr);
+// The mirror texts of the views without weights (the view table names them).
+std::string hand_view_text(const lab_state& s, live_session*, const live_choice&);
+std::string silu_view_text(const lab_state& s, live_session*, const live_choice&);
+std::string budget_view_text(const lab_state& s, live_session*, const live_choice&);
+
+// "Step 3 of 5" (in the current language): the hand calculation's counter, panel and mirror alike.
+std::string lab_step_of_text(int step);
+// "SiLU's minimum: SiLU(-1.278465) = -0.278465" (in the current language), panel and mirror alike.
+std::string lab_silu_minimum_text();
 
 struct budget_counts;
 // "10.50 h², 131.2% of the classic budget" (in the current language): the budget's bottom line.

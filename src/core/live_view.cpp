@@ -1,202 +1,192 @@
-// The live views' choices, rows and mirror text (see live_view.h).
+// The live views' words and rows (see live_view.h).
 #include "core/live_view.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "core/view_table.h"
 
-std::string live_pack_location(const lab_state& s) { return s.pack.empty() ? LIVE_DEFAULT_PACK : s.pack; }
-
-live_choice live_resolve(const lab_state& s, const pack_stream* st) {
-  live_choice c;
-  if (!st || st->phase != PACK_STREAM_READY) return c;
-  const pack_manifest& m = st->manifest;
-  c.ready = true;
-  for (int64_t l : s.pack_layers)
-    if (m.find_layer((int)l) >= 0 && std::find(c.layers.begin(), c.layers.end(), (int)l) == c.layers.end() &&
-        c.layers.size() < LIVE_MAX_HIST_LAYERS)
-      c.layers.push_back((int)l);
-  if (c.layers.empty()) {
-    // Every pack layer when they fit side by side, else the first, middle and last (as the lessons pick 0, 11, 23).
-    const size_t n = m.layers.size();
-    if (n <= LIVE_MAX_HIST_LAYERS) {
-      for (const pack_layer& l : m.layers) c.layers.push_back(l.layer);
-    } else {
-      c.layers = {m.layers[0].layer, m.layers[n / 2].layer, m.layers[n - 1].layer};
-    }
-  }
-  c.layer = s.layer >= 0 && m.find_layer((int)s.layer) >= 0 ? (int)s.layer : c.layers[0];
-  c.probe = s.probe >= 0 && s.probe < (int64_t)m.probes.size() ? (int)s.probe : 0;
-  c.tokens = (int)m.probes[c.probe].tokens.size();
-  c.perm = mlp_default_perm(c.tokens);
-  if (!s.perm.empty()) {
-    std::vector<int> p(s.perm.begin(), s.perm.end());
-    std::vector<int> sorted = p;
-    std::sort(sorted.begin(), sorted.end());
-    bool ok = (int)p.size() == c.tokens;
-    for (int i = 0; ok && i < c.tokens; i++) ok = sorted[i] == i;
-    if (ok) c.perm = p;
-    c.perm_from_link = ok;
-  }
-  c.token = (int)std::min<int64_t>(std::max<int64_t>(s.token, 0), c.tokens - 1);
-  c.unit = (int)std::min<int64_t>(s.unit, m.intermediate - 1);
-  return c;
-}
-
-std::vector<live_gate_row> live_gate_rows(const lab_state& s, const pack_stream* st, const live_choice& c) {
-  std::vector<live_gate_row> rows;
-  for (int layer : c.layers) {
-    live_gate_row r;
-    r.layer = layer;
-    r.layer_index = pack_stream_layer_index(st, layer);
-    const int token = s.hist_token >= 0 && s.hist_token < c.tokens ? (int)s.hist_token : -1;
-    r.available = pack_stream_gate_counts(st, r.layer_index, s.threshold, c.probe, token, &r.counts, &r.live);
-    rows.push_back(r);
-  }
-  return rows;
-}
-
-bool live_perm_update(live_perm_cache* k, pack_stream* st, const lab_state& s, const live_choice& c) {
-  if (!c.ready) return false;
-  const bool same = k->valid && k->layer == c.layer && k->probe == c.probe && k->token == c.token && k->perm == c.perm &&
-                    k->delta == s.delta;
-  if (same) return true;
-  const int li = pack_stream_layer_index(st, c.layer);
-  const pack_layer_data* d = pack_stream_whole_layer(st, li);
-  const std::vector<float>& x = st->inputs[c.probe];
-  if (!d || x.empty()) return false;
-  const swiglu_q8_layer L = d->view((int)st->manifest.hidden, (int)st->manifest.intermediate);
-  k->perm_result = mlp_permutation_test(&L, x.data(), c.tokens, c.perm);
-  k->change = mlp_token_change(&L, x.data(), c.tokens, c.token, (float)s.delta);
-  k->layer = c.layer;
-  k->probe = c.probe;
-  k->token = c.token;
-  k->perm = c.perm;
-  k->delta = s.delta;
-  k->valid = true;
-  return true;
-}
-
-std::string live_percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f %%", 100.0 * share);
-  return buf;
-}
-
-std::string live_token_text(const pack_manifest& m, int probe, int token) {
-  const pack_probe& p = m.probes[probe];
+std::string live_token_text(const source_model& m, int probe, int token) {
+  const source_probe& p = m.probes[probe];
   if (token < (int)p.pieces.size() && !p.pieces[token].empty()) return p.pieces[token];
   return "#" + std::to_string(p.tokens[token]);
 }
 
-static std::string fmt(const char* f, const std::string& a, const std::string& b = "", const std::string& c = "",
-                       const std::string& d = "") {
-  char buf[1024];
-  std::snprintf(buf, sizeof buf, f, a.c_str(), b.c_str(), c.c_str(), d.c_str());
-  return buf;
-}
-
-std::string live_pack_info(const pack_stream* st) {
-  const pack_manifest& m = st->manifest;
+std::string live_source_info(const layer_source* src) {
+  const source_model& m = src->model();
   std::string layers;
-  for (const pack_layer& l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l.layer);
-  return fmt(tr(STR_LIVE_PACK), m.model_id) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" + tr(STR_MIRROR_SEP) +
-         fmt(tr(STR_LIVE_DIMS), std::to_string(m.hidden), std::to_string(m.intermediate), layers, std::to_string(m.num_layers));
+  for (int l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l);
+  return strf(tr(STR_LIVE_PACK), m.model_id.c_str()) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" +
+         tr(STR_MIRROR_SEP) +
+         strf(tr(STR_LIVE_DIMS), std::to_string(m.hidden).c_str(), std::to_string(m.intermediate).c_str(), layers.c_str(),
+              std::to_string(m.num_layers).c_str());
 }
 
-static std::string megabytes(uint64_t b) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", b / 1048576.0);
-  return buf;
-}
-
-std::vector<std::string> live_status_lines(const pack_stream* st) {
-  std::vector<std::string> lines;
-  if (st->phase == PACK_STREAM_MANIFEST) lines.push_back(tr(STR_LIVE_LOADING_MANIFEST));
-  if (st->phase == PACK_STREAM_READY) {
-    const pack_stream_progress p = pack_stream_progress_of(st, -1);
-    if (p.loading > 0 || p.loaded < p.total) lines.push_back(fmt(tr(STR_LIVE_PROGRESS), megabytes(p.loaded), megabytes(p.total)));
+static std::string fault_text(const stream_error& e) {
+  const std::string status = std::to_string(e.status);
+  switch (e.fault) {
+    case STREAM_OK: return "";
+    case STREAM_NETWORK: return tr(STR_FAULT_NETWORK);
+    case STREAM_NOT_FOUND: return tr(STR_FAULT_NOT_FOUND);
+    case STREAM_DENIED: return strf(tr(STR_FAULT_DENIED), status.c_str());
+    case STREAM_RANGE: return tr(STR_FAULT_RANGE);
+    case STREAM_SERVER: return strf(tr(STR_FAULT_SERVER), status.c_str());
+    case STREAM_HTTP: return strf(tr(STR_FAULT_HTTP), status.c_str());
+    case STREAM_TRUNCATED:
+      return strf(tr(STR_FAULT_TRUNCATED), fmt_count((int64_t)e.got).c_str(), fmt_count((int64_t)e.want).c_str());
+    case STREAM_WRONG_RANGE: return tr(STR_FAULT_WRONG_RANGE);
+    case STREAM_NO_RANGE: return tr(STR_FAULT_NO_RANGE);
+    case STREAM_CHECKSUM: return tr(STR_FAULT_CHECKSUM);
+    case STREAM_FORMAT: return strf(tr(STR_FAULT_FORMAT), e.detail.c_str());
+    case STREAM_STALLED: return strf(tr(STR_FAULT_STALLED), fmt_seconds(e.seconds).c_str());
+    case STREAM_CANCELLED: return tr(STR_FAULT_CANCELLED);
+    case STREAM_OFFLINE_UNCACHED: return tr(STR_FAULT_OFFLINE);
+    case STREAM_FAULT_COUNT: break;
   }
-  for (const std::string& e : pack_stream_errors(st)) lines.push_back(fmt(tr(STR_LIVE_FAILED), e));
-  if (!st->storage_notice.empty())
-    lines.push_back(tr(st->storage_notice.find("quota") != std::string::npos ? STR_LIVE_STORAGE_FULL : STR_LIVE_STORAGE_NONE));
+  return "";
+}
+
+std::string live_failure_text(const source_failure& f) {
+  return strf(tr(STR_FAULT_LINE), f.file.c_str(), fault_text(f.error).c_str());
+}
+
+std::vector<std::string> live_status_lines(const layer_source* src) {
+  std::vector<std::string> lines;
+  if (src->phase() == SOURCE_OPENING) lines.push_back(tr(STR_LIVE_LOADING_MANIFEST));
+  if (src->phase() == SOURCE_FAILED) lines.push_back(strf(tr(STR_LIVE_SOURCE_FAILED), src->location().c_str()));
+  if (src->phase() == SOURCE_READY) {
+    const source_progress p = src->progress(-1);
+    if (p.paused && p.loaded < p.total)
+      lines.push_back(strf(tr(STR_LIVE_CANCELLED_NEEDED), fmt_mib(p.total - p.loaded).c_str()));
+    else if (p.loading > 0 || (p.loaded < p.total && p.failed == 0))
+      lines.push_back(strf(tr(STR_LIVE_PROGRESS_MIB), fmt_mib(p.loaded).c_str(), fmt_mib(p.total).c_str()));
+  }
+  for (const source_failure& f : src->failures())
+    if (f.error.fault != STREAM_CANCELLED) lines.push_back(strf(tr(STR_LIVE_FAILED), live_failure_text(f).c_str()));
+  const std::string store = src->storage_notice();
+  if (!store.empty()) lines.push_back(tr(store.find("quota") != std::string::npos ? STR_LIVE_STORAGE_FULL : STR_LIVE_STORAGE_NONE));
   return lines;
 }
 
-// [SECTION] mirror
-static std::string probe_line(const pack_stream* st, const live_choice& c) {
-  const pack_probe& p = st->manifest.probes[c.probe];
-  std::string tokens;
-  for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(st->manifest, c.probe, t);
-  return std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + p.label + "\" (" + std::to_string(c.tokens) + ")" +
-         tr(STR_MIRROR_COLON) + tokens + "\n";
+std::string live_fallback_text(const live_fallback& f) {
+  return strf(tr(STR_LIVE_FALLBACK), f.key, f.value.c_str(), f.shown.c_str());
 }
 
-static std::string gates_text(const lab_state& s, const pack_stream* st, const live_choice& c) {
+std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const live_choice& c) {
+  std::vector<gate_row> rows;
+  for (int layer : c.layers) rows.push_back(gate_activity_row(&ls->gates, ls->source.get(), layer, s.threshold, c.probe, c.hist_token));
+  return rows;
+}
+
+std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic) {
+  std::vector<std::string> out;
+  double open_lo = 2, open_hi = -1, neg_lo = 2, neg_hi = -1;
+  int shown = 0;
+  for (const gate_row& r : rows) {
+    if (!r.available) continue;
+    shown++;
+    open_lo = std::min(open_lo, r.counts.open_share()), open_hi = std::max(open_hi, r.counts.open_share());
+    neg_lo = std::min(neg_lo, r.counts.negative_share()), neg_hi = std::max(neg_hi, r.counts.negative_share());
+  }
+  if (shown == 0) return out;
+  auto range = [](double lo, double hi) {
+    return fmt_percent(lo) == fmt_percent(hi) ? fmt_percent(lo) : fmt_percent(lo) + " – " + fmt_percent(hi);
+  };
+  const std::string t = fmt_short(thr);
+  if (shown == 1) {
+    const gate_row* r = &rows[0];
+    for (const gate_row& x : rows)
+      if (x.available) r = &x;
+    out.push_back(strf(tr(STR_GATES_SUMMARY_ONE), std::to_string(r->layer).c_str(), fmt_percent(r->counts.open_share()).c_str(),
+                       t.c_str(), fmt_percent(r->counts.negative_share()).c_str(), t.c_str()));
+  } else {
+    out.push_back(strf(tr(STR_GATES_SUMMARY), range(open_lo, open_hi).c_str(), t.c_str(), range(neg_lo, neg_hi).c_str(), t.c_str()));
+  }
+  out.push_back(tr(STR_GATES_SPARSE));
+  if (synthetic) out.push_back(tr(STR_GATES_REAL_FIGURES));
+  bool precomputed = false;
+  for (const gate_row& r : rows) precomputed |= r.available && !r.live;
+  if (precomputed) out.push_back(tr(STR_LIVE_PRECOMPUTED_SEEN));
+  return out;
+}
+
+// [SECTION] mirror
+std::string live_header_text(live_session* ls, const live_choice& c) {
+  std::string out;
+  const layer_source* src = ls->source.get();
+  if (!src) return out;
+  if (c.ready) {
+    const source_model& m = src->model();
+    std::string tokens;
+    for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(m, c.probe, t);
+    out += live_source_info(src) + "\n";
+    out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + m.probes[c.probe].label + "\" (" +
+           std::to_string(c.tokens) + ")" + tr(STR_MIRROR_COLON) + tokens + "\n";
+  }
+  for (const std::string& line : live_status_lines(src)) out += line + "\n";
+  return out;
+}
+
+std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
   const std::string thr = fmt_short(s.threshold);
-  std::string out = fmt(tr(STR_GATES_OPEN), thr) + "; " + fmt(tr(STR_GATES_NEGATIVE), thr) + "\n";
-  if (s.hist_token >= 0 && s.hist_token < c.tokens)
-    out += std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(s.hist_token) + " " +
-           live_token_text(st->manifest, c.probe, (int)s.hist_token) + "\n";
-  for (const live_gate_row& r : live_gate_rows(s, st, c)) {
-    out += fmt(tr(STR_LIVE_LAYER_N), std::to_string(r.layer)) + tr(STR_MIRROR_COLON);
+  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " + strf(tr(STR_GATES_NEGATIVE), thr.c_str()) + "\n";
+  const source_model& m = ls->source->model();
+  if (c.hist_token >= 0)
+    out += std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(c.hist_token) + " " +
+           live_token_text(m, c.probe, c.hist_token) + "\n";
+  const std::vector<gate_row> rows = live_gate_rows(ls, s, c);
+  const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
+  for (const gate_row& r : rows) {
+    out += strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()) + colon;
     if (!r.available) {
       out += std::string(tr(STR_LIVE_WAITING)) + "\n";
       continue;
     }
-    const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
-    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon +
-           live_percent(r.counts.open_share()) + sep + "< -" + thr + colon + live_percent(r.counts.negative_share()) + sep +
-           tr(STR_GATES_BETWEEN) + colon + live_percent(1 - r.counts.open_share() - r.counts.negative_share()) + "\n";
+    const double open = r.counts.open_share(), neg = r.counts.negative_share();
+    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon + fmt_percent(open) + sep +
+           "< -" + thr + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon + fmt_percent(1 - open - neg) + "\n";
   }
+  for (const std::string& line : live_gate_summary(rows, s.threshold, m.synthetic)) out += line + "\n";
   return out;
 }
 
-static std::string perm_text(const lab_state& s, const pack_stream* st, const live_choice& c, const live_perm_cache* k) {
+std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
+  const source_model& m = ls->source->model();
   std::string order;
   for (int i : c.perm) order += (order.empty() ? "" : ", ") + std::to_string(i);
-  std::string out = fmt(tr(STR_LIVE_LAYER_N), std::to_string(c.layer)) + "\n";
-  if (!c.perm_from_link) out += fmt(tr(STR_PERM_BAD_LINK), std::to_string(c.tokens)) + "\n";
+  std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + "\n";
   out += "perm = [" + order + "]\n";
-  if (!k || !k->valid) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
-  out += fmt(tr(STR_PERM_RESULT), k->perm_result.max_abs_diff == 0 ? std::string(tr(STR_PERM_EXACT))
-                                                                    : fmt6(k->perm_result.max_abs_diff)) + "\n";
+  const token_experiments& k = ls->tokens;
+  if (!k.valid || k.layer != c.layer || k.probe != c.probe) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  out += strf(tr(STR_PERM_RESULT), k.shuffle.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k.shuffle.max_abs_diff).c_str()) + "\n";
+  if (k.shuffle.max_abs_diff == 0) out += std::string(tr(STR_PERM_WHY)) + "\n";
   out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + tr(STR_MIRROR_SEP) + tr(STR_PERM_DELTA) + " = " +
-         fmt_short(s.delta) + "\n" + tr(STR_PERM_CHANGE_ROW) + ":\n";
-  for (int t = 0; t < c.tokens; t++)
-    out += "  " + std::to_string(t) + " " + live_token_text(st->manifest, c.probe, t) + tr(STR_MIRROR_COLON) +
-           (k->change[t] == 0 ? std::string("0") : fmt6(k->change[t])) + "\n";
+         fmt_short(s.delta) + "\n" + tr(STR_PERM_CHANGE_ROW) + tr(STR_MIRROR_COLON) + "\n";
+  for (int t = 0; t < c.tokens && t < (int)k.change.size(); t++)
+    out += "  " + std::to_string(t) + " " + live_token_text(m, c.probe, t) + tr(STR_MIRROR_COLON) +
+           (k.change[t] == 0 ? std::string("0") : fmt6(k.change[t])) + "\n";
+  const std::vector<int> moved = token_experiments_moved(k);
+  std::string list;
+  for (int t : moved) list += (list.empty() ? "" : ", ") + std::to_string(t);
+  out += strf(tr(STR_PERM_MOVED), list.empty() ? "-" : list.c_str()) + "\n";
+  if (moved == std::vector<int>{c.token}) out += strf(tr(STR_PERM_ONLY_K), std::to_string(c.token).c_str()) + "\n";
   return out;
 }
 
-static std::string weights_text(const lab_state& s, const pack_stream* st, const live_choice& c) {
-  static const char* const names[LAB_MATRIX_COUNT] = {"W_gate", "W_up", "W_down"};
-  const pack_manifest& m = st->manifest;
-  std::string out = fmt(tr(STR_LIVE_LAYER_N), std::to_string(c.layer)) + tr(STR_MIRROR_SEP) + names[s.matrix] + " (" +
-                    std::to_string(s.matrix == LAB_MATRIX_DOWN ? m.hidden : m.intermediate) + " x " +
-                    std::to_string(s.matrix == LAB_MATRIX_DOWN ? m.intermediate : m.hidden) + ")" + tr(STR_MIRROR_SEP) + tr(STR_WEIGHTS_UNIT) +
-                    " " + std::to_string(c.unit) + "\n";
-  const int li = pack_stream_layer_index(st, c.layer);
-  if (li < 0 || !st->layers[li].live) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
+  const source_model& m = ls->source->model();
+  const mlp_part part = (mlp_part)s.matrix;
+  const int64_t rows = part == MLP_DOWN ? m.hidden : m.intermediate, cols = part == MLP_DOWN ? m.intermediate : m.hidden;
+  std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + tr(STR_MIRROR_SEP) + mlp_part_symbol(part) +
+                    " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")" + tr(STR_MIRROR_SEP) + tr(STR_WEIGHTS_UNIT) +
+                    " " + std::to_string(c.unit) + "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
+  bool live = false;
+  const std::vector<float>* v = gate_activity_values(&ls->gates, ls->source.get(), c.layer, c.probe, &live);
+  if (!v || !live) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
   out += std::string(tr(STR_WEIGHTS_SILU)) + tr(STR_MIRROR_COLON);
-  const std::vector<float>& v = st->layers[li].silu[c.probe];
   for (int t = 0; t < c.tokens; t++)
-    out += live_token_text(m, c.probe, t) + " " + fmt6(v[(size_t)t * m.intermediate + c.unit]) + (t + 1 < c.tokens ? tr(STR_MIRROR_SEP) : "");
+    out += live_token_text(m, c.probe, t) + " " + fmt6((*v)[(size_t)t * m.intermediate + c.unit]) +
+           (t + 1 < c.tokens ? tr(STR_MIRROR_SEP) : "");
   return out + "\n";
-}
-
-std::string live_text(const lab_state& s, const pack_stream* st, const live_perm_cache* perm) {
-  std::string out = fmt(tr(STR_MIRROR_TITLE), tr(lab_view_get(s.view).label)) + "\n";
-  if (!st) return out;
-  const live_choice c = live_resolve(s, st);
-  if (c.ready) out += live_pack_info(st) + "\n" + probe_line(st, c);
-  for (const std::string& line : live_status_lines(st)) out += line + "\n";
-  if (!c.ready) return out;
-  if (s.view == LAB_VIEW_GATES) out += gates_text(s, st, c);
-  if (s.view == LAB_VIEW_PERM) out += perm_text(s, st, c, perm);
-  if (s.view == LAB_VIEW_WEIGHTS) out += weights_text(s, st, c);
-  return out;
 }

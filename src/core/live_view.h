@@ -1,60 +1,34 @@
-// What the live views (gate histograms, per token, weights) show, built once from the view
-// state and the streamed pack, for the panels and the text mirror alike: which layers, probe,
-// permutation and token a link's values resolve to for this pack, the rows of numbers, and the
-// per-token experiments (cached: they run the whole layer).
+// The live views' words and rows, built once from the session's results for the panels and the
+// text mirror alike: the source line (model, dims, real or synthetic), the probe, the loading and
+// failure lines (every fault through the string table), and each live view's mirror text with
+// its takeaway. Nothing here computes on weights: core/lesson/ does, from the frame.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "core/lab_state.h"
-#include "core/pack/mlp_experiments.h"
-#include "core/stream/pack_stream.h"
+#include "core/lesson/live_session.h"
 
-#define LIVE_DEFAULT_PACK "packs/default/"  // the embedded default, beside the page
-enum { LIVE_MAX_HIST_LAYERS = 6 };          // side by side; more would be unreadable on a phone
+// A token's text for chips and the mirror: its piece when the source has one, else "#id".
+std::string live_token_text(const source_model& m, int probe, int token);
+// "Pack: Qwen/Qwen3.5-0.8B (real weights), hidden 1024, intermediate 3584, layers 0, 11, 23 of 24"
+std::string live_source_info(const layer_source* src);
+// "layer-011-gate.q8: HTTP 404: not on the server", in the current language.
+std::string live_failure_text(const source_failure& f);
+// Loading, cancelled and error lines, as the header shows them.
+std::vector<std::string> live_status_lines(const layer_source* src);
+// A link value that did not fit, as a notice.
+std::string live_fallback_text(const live_fallback& f);
 
-// The state's choices made concrete for this pack (a link may name layers it does not have).
-struct live_choice {
-  bool ready = false;         // the manifest is in
-  std::vector<int> layers;    // model layer numbers the histograms show
-  int layer = -1;             // the per-token / weights views' layer (model number)
-  int probe = 0, tokens = 0;  // probe index and its token count
-  std::vector<int> perm;      // a valid permutation of the probe's tokens
-  bool perm_from_link = true; // false: the link's perm did not fit this probe
-  int token = 0;              // the changed token
-  int unit = 0;               // the weights view's unit
-};
-std::string live_pack_location(const lab_state& s);  // the URL the stream opens
-live_choice live_resolve(const lab_state& s, const pack_stream* st);
+// The histograms of the layers the gates view shows.
+std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const live_choice& c);
+// The sentence under the histograms: what the numbers shown say, and the lesson's real figures
+// beside them when the weights are synthetic.
+std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic);
 
-// One histogram column of the gates view.
-struct live_gate_row {
-  int layer = 0, layer_index = -1;
-  bool available = false, live = false;
-  mlp_gate_counts counts;
-};
-std::vector<live_gate_row> live_gate_rows(const lab_state& s, const pack_stream* st, const live_choice& c);
-
-// The per-token experiments on the current layer, recomputed only when their inputs change.
-struct live_perm_cache {
-  bool valid = false;
-  int layer = -1, probe = -1, token = -1;
-  std::vector<int> perm;
-  double delta = 0;
-  mlp_perm_result perm_result;
-  std::vector<double> change;  // max |change| at each position
-};
-// Updates the cache when the layer is resident whole; returns whether it holds this choice.
-bool live_perm_update(live_perm_cache* cache, pack_stream* st, const lab_state& s, const live_choice& c);
-
-// The text mirror of a live view (lab_text.cpp calls this).
-std::string live_text(const lab_state& s, const pack_stream* st, const live_perm_cache* perm);
-// "32.34 %": shares as the live views print them (two decimals).
-std::string live_percent(double share);
-// A token's text for chips and the mirror: its piece when the pack has one, else "#id".
-std::string live_token_text(const pack_manifest& m, int probe, int token);
-// "pack: Qwen/Qwen3.5-0.8B, real weights, hidden 1024, intermediate 3584, layers 0, 11, 23 of 24"
-std::string live_pack_info(const pack_stream* st);
-// Loading and error lines, as shown under the layer picker.
-std::vector<std::string> live_status_lines(const pack_stream* st);
+// The mirror of each live view (the view table names them); the header lines come first.
+std::string live_header_text(live_session* ls, const live_choice& c);
+std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c);

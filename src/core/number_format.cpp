@@ -1,17 +1,34 @@
 // Number printing (see number_format.h).
 #include "core/number_format.h"
 
+#include <cmath>
+#include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
-#include "core/url_state.h"
+std::string strf(const char* fmt, ...) {
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+// "-0.000000", "-0.00": a tiny negative value rounded to zero reads as a different number to a learner.
+static std::string drop_negative_zero(const char* text) {
+  const char* p = text;
+  if (*p != '-') return text;
+  for (++p; *p; ++p)
+    if (*p != '0' && *p != '.' && *p != ' ' && *p != '%') return text;
+  return text + 1;
+}
 
 std::string fmt6(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6f", v);
-  // A tiny negative value rounds to "-0.000000"; a learner would read that as a different number.
-  if (std::strcmp(buf, "-0.000000") == 0) return "0.000000";
-  return buf;
+  return drop_negative_zero(buf);
 }
 
 std::string fmt_vec6(const double* v, int n) {
@@ -20,7 +37,19 @@ std::string fmt_vec6(const double* v, int n) {
   return s + "]";
 }
 
-std::string fmt_short(double v) { return url_format_number(v); }
+std::string fmt_short(double value) {
+  if (value == 0) return "0";  // also -0
+  char buf[32];
+  if (value == std::floor(value) && std::fabs(value) < 1e15) {  // "20", not "2e+01"
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
 
 std::string fmt_count(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
@@ -32,11 +61,27 @@ std::string fmt_count(int64_t n) {
 }
 
 std::string fmt_count_short(int64_t n) {
-  // Millions as the lessons print them ("11.01M"); billions once a count reaches them, so 51.5
-  // billion does not read "51539.61M".
-  double v = double(n < 0 ? -n : n);
-  const char* unit = v >= 1e9 ? "B" : "M";
+  // Millions as the lessons print them ("11.01M"), billions once a count reaches them (not
+  // "51539.61M"), thousands below a million ("8.19K", not "0.01M").
+  const double v = double(n < 0 ? -n : n);
+  if (v < 1e3) return std::to_string(n);
+  const double scale = v >= 1e9 ? 1e9 : v >= 1e6 ? 1e6 : 1e3;
+  const char* unit = v >= 1e9 ? "B" : v >= 1e6 ? "M" : "K";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%s%.2f%s", n < 0 ? "-" : "", v / (v >= 1e9 ? 1e9 : 1e6), unit);
+  std::snprintf(buf, sizeof buf, "%s%.2f%s", n < 0 ? "-" : "", v / scale, unit);
   return buf;
 }
+
+std::string fmt_percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %%", 100.0 * share);
+  return drop_negative_zero(buf);
+}
+
+std::string fmt_mib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", (double)bytes / 1048576.0);
+  return buf;
+}
+
+std::string fmt_seconds(double s) { return fmt_short(std::round(s * 10) / 10); }

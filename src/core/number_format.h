@@ -1,12 +1,22 @@
-// How the page prints numbers. Computed values always carry 6 decimals (the lessons' precision);
-// values the reader typed are printed as short as they read back exactly.
+// How the page, the mirror and the CLI print numbers: every number shown is built by one
+// function here. Computed values carry 6 decimals (the lessons' precision); values the reader
+// typed are printed as short as they read back exactly; none of them ever prints "-0".
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+// printf into a std::string (the string table's formats): the one printf helper of the program.
+std::string strf(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 std::string fmt6(double v);                     // "1.924234", "-1.761594", never "-0.000000"
 std::string fmt_vec6(const double* v, int n);   // "[1.000000, 2.000000]"
-std::string fmt_short(double v);                // "1", "-0.5", "0.1"
+std::string fmt_short(double v);                // "1", "-0.5", "0.1": the shortest text that reads back exactly
 std::string fmt_count(int64_t n);               // "264,241,152"
-std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K" (two decimals)
+std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K", "512" (two decimals)
+std::string fmt_percent(double share);          // 0.32345 -> "32.35 %" (two decimals, as the live views print shares)
+std::string fmt_mib(uint64_t bytes);            // 11010048 -> "10.5" (MiB, one decimal)
+std::string fmt_seconds(double s);              // 20 -> "20"

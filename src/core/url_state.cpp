@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/number_format.h"
 #include "core/view_table.h"
 
 // [SECTION] reading values
@@ -114,20 +115,11 @@ struct decoder {
 
 static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
 static const char* const OVERLAY_NAMES[] = {"sigmoid", "gelu"};
-static const char* const MATRIX_NAMES[LAB_MATRIX_COUNT] = {"gate", "up", "down"};
 
-enum url_key_kind {
-  URL_KEY_NUMBERS,   // `count` comma-separated numbers into double[count], clamped to [lo, hi]
-  URL_KEY_INTEGER,   // one whole number into int64_t, clamped
-  URL_KEY_INT,       // the same into an int
-  URL_KEY_CHOICE,    // one of `names` into an int-sized enum
-  URL_KEY_FLAGS,     // a comma list of `names` into bools, one per name
-  URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
-  URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
-};
 
 struct url_key {
   const char* key;
+  const char* dflt;  // the value a link without this key means, as a link writes it (the lesson's)
   url_key_kind kind;
   void* (*field)(lab_state* s);  // where the value lives (the type follows from the kind)
   int count;
@@ -139,38 +131,65 @@ struct url_key {
 #define URL_FIELD(expr) [](lab_state* s) -> void* { return (void*)&(s->expr); }
 static void* (*const OVERLAY_FIELDS[])(lab_state*) = {URL_FIELD(show_sigmoid), URL_FIELD(show_gelu)};
 
-// The public interface of shared links: a key keeps its meaning once shipped (README).
+// The public interface of shared links: a key keeps its meaning once shipped (README), and its
+// default too (the lesson's values: x = [1, 2] and lesson 002's weights, step 5, z = -1,
+// Qwen3.5-0.8B's 1024 / 3584 / 24, the lessons' threshold 0.1, "change token 2" by 1, ...).
 // "v" is read before the rest and written first; these follow in this order.
 static const url_key URL_KEYS[] = {
-    {"view", URL_KEY_CHOICE, URL_FIELD(view), LAB_VIEW_COUNT, 0, 0, LAB_VIEW_NAMES},
-    {"lang", URL_KEY_CHOICE, URL_FIELD(lang), LAB_LANG_COUNT, 0, 0, LANG_NAMES},
-    {"x", URL_KEY_NUMBERS, URL_FIELD(x), HAND_IN, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
-    {"wu", URL_KEY_NUMBERS, URL_FIELD(w.up), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
-    {"wg", URL_KEY_NUMBERS, URL_FIELD(w.gate), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
-    {"wd", URL_KEY_NUMBERS, URL_FIELD(w.down), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
-    {"step", URL_KEY_INT, URL_FIELD(step), 1, 0, HAND_STEP_COUNT - 1, nullptr},
-    {"z", URL_KEY_NUMBERS, URL_FIELD(probe_z), 1, LAB_PROBE_MIN, LAB_PROBE_MAX, nullptr},
-    {"ov", URL_KEY_FLAGS, nullptr, 2, 0, 0, OVERLAY_NAMES, OVERLAY_FIELDS},
-    {"h", URL_KEY_INTEGER, URL_FIELD(hidden), 1, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX, nullptr},
-    {"f", URL_KEY_INTEGER, URL_FIELD(intermediate), 1, LAB_INTERMEDIATE_MIN, LAB_INTERMEDIATE_MAX, nullptr},
-    {"layers", URL_KEY_INTEGER, URL_FIELD(layers), 1, LAB_LAYERS_MIN, LAB_LAYERS_MAX, nullptr},
+    {"view", "hand", URL_KEY_CHOICE, URL_FIELD(view), LAB_VIEW_COUNT, 0, 0, LAB_VIEW_NAMES},
+    {"lang", "en", URL_KEY_CHOICE, URL_FIELD(lang), LAB_LANG_COUNT, 0, 0, LANG_NAMES},
+    {"x", "1,2", URL_KEY_NUMBERS, URL_FIELD(x), HAND_IN, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wu", "1,0,0,1,1,1,1,-1", URL_KEY_NUMBERS, URL_FIELD(w.up), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wg", "-1,0,0,0,1,0,0,1", URL_KEY_NUMBERS, URL_FIELD(w.gate), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"wd", "1,0,1,0,0,1,0,1", URL_KEY_NUMBERS, URL_FIELD(w.down), 8, -LAB_VALUE_LIMIT, LAB_VALUE_LIMIT, nullptr},
+    {"step", "5", URL_KEY_INT, URL_FIELD(step), 1, 0, HAND_STEP_COUNT - 1, nullptr},
+    {"z", "-1", URL_KEY_NUMBERS, URL_FIELD(probe_z), 1, LAB_PROBE_MIN, LAB_PROBE_MAX, nullptr},
+    {"ov", "", URL_KEY_FLAGS, nullptr, 2, 0, 0, OVERLAY_NAMES, OVERLAY_FIELDS},
+    {"h", "1024", URL_KEY_INTEGER, URL_FIELD(hidden), 1, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX, nullptr},
+    {"f", "3584", URL_KEY_INTEGER, URL_FIELD(intermediate), 1, LAB_INTERMEDIATE_MIN, LAB_INTERMEDIATE_MAX, nullptr},
+    {"layers", "24", URL_KEY_INTEGER, URL_FIELD(layers), 1, LAB_LAYERS_MIN, LAB_LAYERS_MAX, nullptr},
     // Real weights. ("layers" above is the budget's layer count, shipped first: the pack's
     // selected layers are "pl".)
-    {"pack", URL_KEY_PACK, URL_FIELD(pack), 1, 0, 0, nullptr},
-    {"pl", URL_KEY_INTEGERS, URL_FIELD(pack_layers), 64, 0, LAB_LAYERS_MAX - 1, nullptr},
-    {"layer", URL_KEY_INTEGER, URL_FIELD(layer), 1, -1, LAB_LAYERS_MAX - 1, nullptr},
-    {"probe", URL_KEY_INTEGER, URL_FIELD(probe), 1, 0, 63, nullptr},
-    {"thr", URL_KEY_NUMBERS, URL_FIELD(threshold), 1, 0, 1, nullptr},
-    {"htok", URL_KEY_INTEGER, URL_FIELD(hist_token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
-    {"perm", URL_KEY_INTEGERS, URL_FIELD(perm), LAB_TOKENS_MAX, 0, LAB_TOKENS_MAX - 1, nullptr},
-    {"tok", URL_KEY_INTEGER, URL_FIELD(token), 1, 0, LAB_TOKENS_MAX - 1, nullptr},
-    {"delta", URL_KEY_NUMBERS, URL_FIELD(delta), 1, -LAB_DELTA_LIMIT, LAB_DELTA_LIMIT, nullptr},
-    {"unit", URL_KEY_INTEGER, URL_FIELD(unit), 1, 0, LAB_UNIT_MAX - 1, nullptr},
-    {"mat", URL_KEY_CHOICE, URL_FIELD(matrix), LAB_MATRIX_COUNT, 0, 0, MATRIX_NAMES},
-    {"zoom", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
-    {"cx", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
-    {"cy", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
+    {"pack", "", URL_KEY_PACK, URL_FIELD(pack), 1, 0, 0, nullptr},
+    {"pl", "", URL_KEY_INTEGERS, URL_FIELD(pack_layers), 64, 0, LAB_LAYERS_MAX - 1, nullptr},
+    {"layer", "-1", URL_KEY_INTEGER, URL_FIELD(layer), 1, -1, LAB_LAYERS_MAX - 1, nullptr},
+    {"probe", "0", URL_KEY_INTEGER, URL_FIELD(probe), 1, 0, 63, nullptr},
+    {"thr", "0.1", URL_KEY_NUMBERS, URL_FIELD(threshold), 1, 0, 1, nullptr},
+    {"htok", "-1", URL_KEY_INTEGER, URL_FIELD(hist_token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
+    {"perm", "", URL_KEY_INTEGERS, URL_FIELD(perm), LAB_TOKENS_MAX, 0, LAB_TOKENS_MAX - 1, nullptr},
+    {"tok", "2", URL_KEY_INTEGER, URL_FIELD(token), 1, 0, LAB_TOKENS_MAX - 1, nullptr},
+    {"delta", "1", URL_KEY_NUMBERS, URL_FIELD(delta), 1, -LAB_DELTA_LIMIT, LAB_DELTA_LIMIT, nullptr},
+    {"unit", "0", URL_KEY_INTEGER, URL_FIELD(unit), 1, 0, LAB_UNIT_MAX - 1, nullptr},
+    {"mat", "gate", URL_KEY_CHOICE, URL_FIELD(matrix), MLP_PART_COUNT, 0, 0, MLP_PART_NAMES},
+    {"zoom", "1", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
+    {"cx", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
+    {"cy", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
 };
+
+// Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
+// new field fails to compile here until it gets its row (and its place in the mirror).
+struct lab_state_fields_with_keys {
+  lab_view view;
+  lab_lang lang;
+  double x[HAND_IN];
+  hand_weights w;
+  int step;
+  double probe_z;
+  bool show_sigmoid, show_gelu;
+  int64_t hidden, intermediate, layers;
+  std::string pack;
+  std::vector<int64_t> pack_layers;
+  int64_t layer, probe;
+  double threshold;
+  int64_t hist_token;
+  std::vector<int64_t> perm;
+  int64_t token;
+  double delta;
+  int64_t unit;
+  int matrix;
+  double heat_zoom, heat_cx, heat_cy;
+};
+static_assert(sizeof(lab_state) == sizeof(lab_state_fields_with_keys), "a lab_state field without a URL key row");
 
 // [SECTION] decode
 
@@ -243,6 +262,30 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
   }
 }
 
+lab_state url_state_defaults() {
+  lab_state s{};
+  url_decoded ignored;
+  decoder d{&ignored};
+  for (const url_key& k : URL_KEYS) decode_value(d, k, k.dflt, &s);
+  return s;
+}
+
+std::vector<url_key_desc> url_key_table() {
+  std::vector<url_key_desc> out;
+  for (const url_key& k : URL_KEYS) {
+    url_key_desc d;
+    d.key = k.key;
+    d.dflt = k.dflt;
+    d.kind = (int)k.kind;
+    d.count = k.count;
+    d.lo = k.lo;
+    d.hi = k.hi;
+    for (int i = 0; k.names && i < k.count; i++) d.names.push_back(k.names[i]);
+    out.push_back(d);
+  }
+  return out;
+}
+
 url_decoded url_decode(const std::string& fragment) {
   url_decoded r{lab_state_default(), {}};
   decoder d{&r};
@@ -270,19 +313,7 @@ url_decoded url_decode(const std::string& fragment) {
 
 // [SECTION] encode
 
-std::string url_format_number(double value) {
-  if (value == 0) return "0";
-  char buf[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {  // "20", not "2e+01"
-    std::snprintf(buf, sizeof buf, "%.0f", value);
-    return buf;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
-    if (std::strtod(buf, nullptr) == value) break;
-  }
-  return buf;
-}
+std::string url_format_number(double value) { return fmt_short(value); }
 
 static std::string join(const double* v, int n) {
   std::string s;

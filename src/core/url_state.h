@@ -45,5 +45,27 @@ bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out);
 // A pack location a link may name: a relative path inside the site or an http(s) URL.
 bool url_pack_location_ok(const std::string& location);
 
+enum url_key_kind {
+  URL_KEY_NUMBERS,   // `count` comma-separated numbers into double[count], clamped to [lo, hi]
+  URL_KEY_INTEGER,   // one whole number into int64_t, clamped
+  URL_KEY_INT,       // the same into an int
+  URL_KEY_CHOICE,    // one of `names` into an int-sized enum
+  URL_KEY_FLAGS,     // a comma list of `names` into bools, one per name
+  URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
+  URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
+};
+
+// A key's row, for the tests that walk the table (round trips, the README's key table).
+struct url_key_desc {
+  std::string key, dflt;
+  int kind;  // url_key_kind
+  int count;
+  double lo, hi;
+  std::vector<std::string> names;  // choices and flags
+};
+std::vector<url_key_desc> url_key_table();
+// The state a link with no keys means: every key's default (lab_state_default() is this).
+lab_state url_state_defaults();
+
 // The shortest decimal text that reads back as exactly the same double ("1", "-0.25", "0.1").
 std::string url_format_number(double value);

@@ -1,15 +1,25 @@
-// The view table (see view_table.h).
+// The view table (see view_table.h), expanded from views.inc.
 #include "core/view_table.h"
 
-const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT] = {"hand", "silu", "budget", "gates", "perm", "weights"};
+#include "core/lab_text.h"
+#include "core/live_view.h"
 
 const lab_view_info LAB_VIEWS[LAB_VIEW_COUNT] = {
-    {LAB_VIEW_HAND, LAB_VIEW_NAMES[LAB_VIEW_HAND], STR_VIEW_HAND, false},
-    {LAB_VIEW_SILU, LAB_VIEW_NAMES[LAB_VIEW_SILU], STR_VIEW_SILU, false},
-    {LAB_VIEW_BUDGET, LAB_VIEW_NAMES[LAB_VIEW_BUDGET], STR_VIEW_BUDGET, false},
-    {LAB_VIEW_GATES, LAB_VIEW_NAMES[LAB_VIEW_GATES], STR_VIEW_GATES, true},
-    {LAB_VIEW_PERM, LAB_VIEW_NAMES[LAB_VIEW_PERM], STR_VIEW_PERM, true},
-    {LAB_VIEW_WEIGHTS, LAB_VIEW_NAMES[LAB_VIEW_WEIGHTS], STR_VIEW_WEIGHTS, true},
+#define VIEW(id, name, label, needs, text) {id, name, label, needs, text},
+#include "core/views.inc"
+#undef VIEW
+};
+
+const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT] = {
+#define VIEW(id, name, label, needs, text) name,
+#include "core/views.inc"
+#undef VIEW
 };
 
 const lab_view_info& lab_view_get(lab_view v) { return LAB_VIEWS[v < 0 || v >= LAB_VIEW_COUNT ? 0 : v]; }
+
+int lab_view_find(const std::string& name) {
+  for (const lab_view_info& v : LAB_VIEWS)
+    if (name == v.name) return v.view;
+  return -1;
+}

@@ -1,18 +1,29 @@
-// The page's views as data: the name a link uses, the button's label, whether the view shows a
-// weight pack. The URL, the mirror and the app walk this table; adding a view is one row here,
-// one panel row in ui/app.cpp, and its strings.
+// The page's views as data, expanded from views.inc: the name a link uses, the button's label,
+// which of the lesson's live results it shows (so what the source must stream), and the
+// function that writes its text mirror. Adding a view is one row in views.inc, one in
+// ui/panels.inc, its own files and its strings.
 #pragma once
 
+#include <string>
+
 #include "core/lab_state.h"
+#include "core/lesson/live_session.h"
 #include "core/strings.h"
+
+// A view's mirror text. `ls` and `c` are null / not ready for views that need no weights.
+typedef std::string (*lab_view_text_fn)(const lab_state& s, live_session* ls, const live_choice& c);
 
 struct lab_view_info {
   lab_view view;
-  const char* name;  // in links: view=NAME (public: never renamed)
+  const char* name;   // in links: view=NAME (public: never renamed)
   str_id label;
-  bool live;         // runs on a weight pack's real weights
+  int needs;          // live_needs flags; LIVE_NEEDS_NOTHING for the views without weights
+  lab_view_text_fn text;
+  bool live() const { return needs != LIVE_NEEDS_NOTHING; }
 };
 
-extern const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT];
 extern const lab_view_info LAB_VIEWS[LAB_VIEW_COUNT];
+extern const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT];
 const lab_view_info& lab_view_get(lab_view v);
+// The view a link names, or -1.
+int lab_view_find(const std::string& name);

@@ -6,7 +6,6 @@
 #include <string>
 
 struct fetch_client;
-struct pack_stream;
 
 std::string platform_url_fragment();                           // location.hash, '#' included
 void platform_replace_url_fragment(const std::string& fragment);  // history.replaceState: no new entry
@@ -21,8 +20,8 @@ double platform_now_seconds();
 // Small persistent strings (localStorage): "" when absent or when storage is unavailable.
 std::string platform_storage_get(const char* key);
 void platform_storage_set(const char* key, const std::string& value);
-// The network for weight packs (core/stream/fetch_seam.h): answers go to `target`.
-fetch_client* platform_fetch_client(pack_stream* target);
+// The network for weights (core/stream/fetch_seam.h): each request names the sink its answers go to.
+fetch_client* platform_fetch_client();
 // Text the page will print that the string table does not hold (a pack's sentences and token
 // pieces, in any script): the platform makes sure its font has those characters.
 void platform_fonts_need(const std::string& text);

@@ -2,21 +2,35 @@
 #include "ui/app.h"
 
 #include "core/lab_text.h"
+#include "core/live_view.h"
 #include "core/strings.h"
 #include "core/url_state.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "core/view_table.h"
-#include "ui/budget_panel.h"
 #include "ui/focus.h"
-#include "ui/gates_panel.h"
 #include "ui/item_probe.h"
 #include "ui/live_header.h"
-#include "ui/perm_panel.h"
-#include "ui/silu_panel.h"
+#include "ui/panel.h"
 #include "ui/widgets.h"
 
 static const double COPY_FEEDBACK_SECONDS = 4.0;
+
+// [SECTION] panels: one row per view, from ui/panels.inc (the views themselves: core/views.inc)
+struct panel_row {
+  lab_view view;
+  void* (*init)();
+  void (*keys)(void*, panel_frame*);
+  void (*draw)(void*, panel_frame*);
+  bool (*animating)(const void*, double);
+  void (*free)(void*);
+};
+static const panel_row PANELS[] = {
+#define PANEL(view, prefix) {view, prefix##_init, prefix##_keys, prefix##_draw, prefix##_animating, prefix##_free},
+#include "ui/panels.inc"
+#undef PANEL
+};
+static_assert(sizeof PANELS / sizeof PANELS[0] == LAB_VIEW_COUNT, "ui/panels.inc needs one row per view of core/views.inc");
 static const char* const STORAGE_LAST_VIEW = "swiglu-lab.last-view";
 
 void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
@@ -25,15 +39,25 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   app->notices.clear();
   strings_set_lang(app->state.lang);
   for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
-  app->hand.playing = false;
+  lab_app_free(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
+  for (int v = 0; v < LAB_VIEW_COUNT; v++) app->panels[v] = PANELS[v].init();
   app->written_fragment.clear();  // rewrite the canonical form of what was read
 }
 
+void lab_app_free(lab_app* app) {
+  for (int v = 0; v < LAB_VIEW_COUNT; v++)
+    if (app->panels[v]) PANELS[v].free(app->panels[v]), app->panels[v] = nullptr;
+  live_session_close(&app->live);
+}
+
 void lab_app_init(lab_app* app) {
-  weights_panel_free(&app->weights);
+  lab_app_free(app);
   *app = lab_app{};
   focus_install();
-  hand_panel_init(&app->hand);
+  for (int v = 0; v < LAB_VIEW_COUNT; v++) {
+    IM_ASSERT(PANELS[v].view == v && "ui/panels.inc lists the views in the order of core/views.inc");
+    app->panels[v] = PANELS[v].init();
+  }
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
   // lost) brings back where this browser left off, so nobody loses their place.
   std::string fragment = platform_url_fragment();
@@ -41,11 +65,17 @@ void lab_app_init(lab_app* app) {
   lab_app_load_fragment(app, fragment);
 }
 
+bool lab_app_panel_animating(const lab_app* app, lab_view view, double now) {
+  return app->panels[view] && PANELS[view].animating(app->panels[view], now);
+}
+
 bool lab_app_animating(const lab_app* app, double now) {
   // The copy feedback also needs a frame once it is due to disappear, hence the margin. While
-  // bytes arrive, frames keep the progress moving and let the streamer notice a stall.
-  const bool streaming = app->stream.phase == PACK_STREAM_MANIFEST || pack_stream_progress_of(&app->stream, -1).loading > 0;
-  return app->hand.playing || now < app->copy_feedback_until + 0.2 || app->layout_settling || streaming;
+  // bytes arrive, frames keep the progress moving and let the source notice a stall.
+  const layer_source* src = app->live.source.get();
+  const bool streaming = src && (src->phase() == SOURCE_OPENING || src->progress(-1).loading > 0);
+  return lab_app_panel_animating(app, app->state.view, now) || now < app->copy_feedback_until + 0.2 ||
+         app->layout_settling || streaming;
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {
@@ -64,7 +94,7 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  for (const lab_view_info& v : LAB_VIEWS) view_button(s, v);
+  for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
   widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
   if (ImGui::Button(tr(STR_COPY_LINK))) {
     platform_copy_text(platform_page_url());
@@ -106,8 +136,8 @@ static void sync_outputs(lab_app* app) {
     platform_storage_set(STORAGE_LAST_VIEW, fragment);
     app->written_fragment = fragment;
   }
-  const bool live = lab_view_get(app->state.view).live;
-  std::string mirror = lab_text(app->state, live ? &app->stream : nullptr, live ? &app->perm : nullptr);
+  const bool live = lab_view_get(app->state.view).live();
+  std::string mirror = lab_text(app->state, live ? &app->live : nullptr, live ? &app->choice : nullptr);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);
     platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
@@ -121,57 +151,27 @@ static void sync_outputs(lab_app* app) {
   }
 }
 
-// [SECTION] panels: one row per view (the views themselves are in core/view_table.h)
-static void draw_hand(lab_app* app, const live_choice&, double now) {
-  hand_panel_keys(&app->hand, &app->state);
-  hand_panel_draw(&app->hand, &app->state, now);
-}
-static void draw_silu(lab_app* app, const live_choice&, double) {
-  silu_panel_keys(&app->state);
-  silu_panel_draw(&app->state);
-}
-static void draw_budget(lab_app* app, const live_choice&, double) { budget_panel_draw(&app->state); }
-static void draw_gates(lab_app* app, const live_choice& c, double) { gates_panel_draw(&app->state, &app->stream, c); }
-static void draw_perm(lab_app* app, const live_choice& c, double now) {
-  perm_panel_draw(&app->state, &app->stream, c, &app->perm, now);
-}
-static void draw_weights(lab_app* app, const live_choice& c, double) {
-  weights_panel_draw(&app->weights, &app->state, &app->stream, c);
-}
-
-static void (*const PANELS[LAB_VIEW_COUNT])(lab_app*, const live_choice&, double) = {
-    draw_hand, draw_silu, draw_budget, draw_gates, draw_perm, draw_weights,
-};
-
-// A live view needs the pack: open it (again, if the link names another), tell the streamer
-// what this view needs, and let it start requests.
+// A live view: the session opens the source the link names, asks it for what this view needs
+// and computes the lesson's results; link values that do not fit these weights become notices
+// and the link is rewritten to what is shown.
 static live_choice live_prepare(lab_app* app, double now) {
-  const std::string location = live_pack_location(app->state);
-  if (app->stream_location != location) {
-    pack_stream_open(&app->stream, platform_fetch_client(&app->stream), location, now);
-    app->stream_location = location;
-    app->perm = live_perm_cache();
-    app->pack_fonts_asked = false;
-    weights_panel_free(&app->weights);
+  const lab_view_info& v = lab_view_get(app->state.view);
+  live_choice c = live_session_frame(&app->live, app->state, v.needs, platform_fetch_client(), now, app->stall_seconds);
+  if (!c.fallbacks.empty()) {
+    for (const live_fallback& f : c.fallbacks) app->notices.push_back(live_fallback_text(f));
+    live_apply_fallbacks(&app->state, c);
+    c = live_resolve(app->state, app->live.source.get());
   }
-  if (app->stream.phase == PACK_STREAM_READY && !app->pack_fonts_asked) {
-    std::string text = app->stream.manifest.model_id;
-    for (const pack_probe& p : app->stream.manifest.probes) {
+  const layer_source* src = app->live.source.get();
+  if (src && src->phase() == SOURCE_READY && !app->live.fonts_asked) {
+    std::string text = src->model().model_id;
+    for (const source_probe& p : src->model().probes) {
       text += p.label;
       for (const std::string& piece : p.pieces) text += piece;
     }
     platform_fonts_need(text);
-    app->pack_fonts_asked = true;
+    app->live.fonts_asked = true;
   }
-  live_choice c = live_resolve(app->state, &app->stream);
-  if (c.ready) {
-    switch (app->state.view) {
-      case LAB_VIEW_GATES: pack_stream_want(&app->stream, c.layers, -1); break;
-      case LAB_VIEW_PERM: pack_stream_want(&app->stream, {}, c.layer); break;
-      default: pack_stream_want(&app->stream, {c.layer}, c.layer); break;
-    }
-  }
-  pack_stream_pump(&app->stream, now);  // never changes a ready stream's phase: c stays right
   return c;
 }
 
@@ -187,13 +187,17 @@ void lab_app_frame(lab_app* app, double now) {
   draw_top_bar(app, now);
   draw_notices(app);
   ImGui::Separator();
-  live_choice choice;
-  if (lab_view_get(app->state.view).live) {
-    choice = live_prepare(app, now);
-    live_header_draw(&app->state, &app->stream, choice, app->state.view == LAB_VIEW_GATES, now);
+  const lab_view_info& v = lab_view_get(app->state.view);
+  app->choice = live_choice();
+  if (v.live()) {
+    app->choice = live_prepare(app, now);
+    live_header_draw(&app->state, &app->live, app->choice, (v.needs & LIVE_GATE_HISTOGRAMS) != 0, now);
     ImGui::Separator();
   }
-  PANELS[app->state.view](app, choice, now);
+  panel_frame f = {&app->state, &app->live, &app->choice, now};
+  const panel_row& row = PANELS[app->state.view];
+  row.keys(app->panels[app->state.view], &f);
+  row.draw(app->panels[app->state.view], &f);
   widget_drag_to_scroll();
   ImGui::End();
   item_probe_end_frame();

@@ -1,5 +1,7 @@
-// Parameter budget panel (see budget_panel.h).
-#include "ui/budget_panel.h"
+// Lessons 001/003's parameter budget, as a panel (ui/panel.h): a classic FFN at 4h (8 h^2), SwiGLU
+// at 8/3 h (also 8 h^2), and SwiGLU at the chosen f (Qwen3.5-0.8B: 3584, about 10.5 h^2), as bars
+// on one scale. Edits state->hidden, intermediate, layers.
+#include "ui/panel.h"
 
 #include <cmath>
 
@@ -50,7 +52,7 @@ static bool int_input(const char* label, int64_t* v, int64_t step, int64_t lo, i
   return changed;
 }
 
-void budget_panel_draw(lab_state* s) {
+static void budget_draw(lab_state* s) {
   widget_text_wrapped(tr(STR_BUDGET_INTRO));
   const float input_w = ImGui::GetFontSize() * 9 + (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x) * 2;
   int_input(tr(STR_BUDGET_HIDDEN), &s->hidden, 64, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX);
@@ -103,3 +105,10 @@ void budget_panel_draw(lab_state* s) {
   widget_text_table("counts", headers, cells);
   widget_text_wrapped(lab_budget_ratio_text(c));
 }
+
+// [SECTION] the panel's row (ui/panel.h)
+void* budget_panel_init() { return nullptr; }
+void budget_panel_keys(void*, panel_frame*) {}
+void budget_panel_draw(void*, panel_frame* f) { budget_draw(f->state); }
+bool budget_panel_animating(const void*, double) { return false; }
+void budget_panel_free(void*) {}

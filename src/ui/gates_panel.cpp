@@ -1,10 +1,14 @@
-// Gate histograms panel (see gates_panel.h). Bars are the pack's 64 bins of 0.05; the plot shows
+// Gate histograms (lessons 000/003), as a panel (ui/panel.h): for each selected layer, the
+// distribution of silu(gate) over every probe token and intermediate unit (gate_activity), with the
+// shares above +thr and below -thr. Bars are the pack's 64 bins of 0.05; the plot shows
 // [-0.3, 1.2] and folds what lies beyond into its last bar, where almost nothing is.
-#include "ui/gates_panel.h"
+#include "ui/panel.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/activations.h"
+#include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -12,9 +16,8 @@
 #include "ui/widgets.h"
 
 static const int SHOWN_BINS = 30;  // [-0.3, 1.2)
-static const double SILU_FLOOR = -0.278465;
 
-static void histogram_plot(const live_gate_row& r, double thr, float width) {
+static void histogram_plot(const gate_row& r, double thr, float width) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 p0 = ImGui::GetCursorScreenPos(), size(width, fs * 7.5f);
   ImGui::Dummy(size);
@@ -36,7 +39,8 @@ static void histogram_plot(const live_gate_row& r, double thr, float width) {
   }
   // The threshold lines and SiLU's floor, where the lesson draws them.
   for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), IM_COL32(60, 60, 60, 200), 1.0f);
-  dl->AddLine(ImVec2(x_at(SILU_FLOOR), p0.y), ImVec2(x_at(SILU_FLOOR), p1.y), IM_COL32(200, 30, 30, 255), 2.0f);
+  const double floor = act_silu_minimum().value;
+  dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), IM_COL32(200, 30, 30, 255), 2.0f);
   dl->AddLine(ImVec2(x_at(0), p1.y), ImVec2(x_at(0), p1.y + fs * 0.3f), IM_COL32(60, 60, 60, 255));
   dl->AddRect(p0, p1, IM_COL32(180, 180, 180, 255));
   const char* labels[] = {"-0.3", "0", "0.5", "1"};
@@ -48,7 +52,7 @@ static void histogram_plot(const live_gate_row& r, double thr, float width) {
   ImGui::Dummy(ImVec2(size.x, fs * 1.1f));
 }
 
-static void layer_column(const live_gate_row& r, double thr, float width) {
+static void layer_column(const gate_row& r, double thr, float width) {
   ImGui::BeginGroup();
   ImGui::PushID(r.layer);
   widget_text(strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()));
@@ -65,15 +69,15 @@ static void layer_column(const live_gate_row& r, double thr, float width) {
   histogram_plot(r, thr, width);
   if (r.available) {
     const double open = r.counts.open_share(), neg = r.counts.negative_share();
-    widget_text_colored(COLOR_GATE, "> " + fmt_short(thr) + ": " + live_percent(open));
-    widget_text_colored(COLOR_RELU, "< -" + fmt_short(thr) + ": " + live_percent(neg));
-    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + live_percent(1 - open - neg));
+    widget_text_colored(COLOR_GATE, "> " + fmt_short(thr) + ": " + fmt_percent(open));
+    widget_text_colored(COLOR_RELU, "< -" + fmt_short(thr) + ": " + fmt_percent(neg));
+    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + fmt_percent(1 - open - neg));
   }
   ImGui::PopID();
   ImGui::EndGroup();
 }
 
-void gates_panel_draw(lab_state* s, pack_stream* st, const live_choice& c) {
+static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
   widget_text_wrapped(tr(STR_GATES_INTRO));
   if (!c.ready) return;
   // Threshold and which tokens.
@@ -87,7 +91,7 @@ void gates_panel_draw(lab_state* s, pack_stream* st, const live_choice& c) {
   if (ImGui::RadioButton(tr(STR_GATES_ALL_TOKENS), s->hist_token < 0)) s->hist_token = -1;
   item_probe("gates-token-all");
   for (int t = 0; t < c.tokens; t++) {
-    const std::string label = live_token_text(st->manifest, c.probe, t);
+    const std::string label = live_token_text(ls->source->model(), c.probe, t);
     widget_same_line_if_fits(widget_button_width(label.c_str()));
     ImGui::PushID(t);
     if (ImGui::RadioButton(label.c_str(), s->hist_token == t)) s->hist_token = t;
@@ -100,7 +104,7 @@ void gates_panel_draw(lab_state* s, pack_stream* st, const live_choice& c) {
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_FLOOR)).x);
   widget_text_colored(IM_COL32(199, 31, 31, 255), tr(STR_GATES_FLOOR));
   // One column per layer: side by side where they fit, stacked on a phone.
-  const std::vector<live_gate_row> rows = live_gate_rows(*s, st, c);
+  const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);
   const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
   const float min_w = fs * 13, gap = ImGui::GetStyle().ItemSpacing.x * 2;
   int per_line = std::max(1, std::min((int)rows.size(), (int)((avail + gap) / (min_w + gap))));
@@ -110,5 +114,12 @@ void gates_panel_draw(lab_state* s, pack_stream* st, const live_choice& c) {
     layer_column(rows[i], s->threshold, width);
   }
   ImGui::Spacing();
-  widget_text_wrapped(tr(STR_GATES_LESSON));
+  for (const std::string& line : live_gate_summary(rows, s->threshold, ls->source->model().synthetic)) widget_text_wrapped(line);
 }
+
+// [SECTION] the panel's row (ui/panel.h)
+void* gates_panel_init() { return nullptr; }
+void gates_panel_keys(void*, panel_frame*) {}
+void gates_panel_draw(void*, panel_frame* f) { gates_draw(f->state, f->live, *f->choice); }
+bool gates_panel_animating(const void*, double) { return false; }
+void gates_panel_free(void*) {}

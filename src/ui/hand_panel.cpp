@@ -1,5 +1,7 @@
-// Lesson 002's hand calculation as a panel (see hand_panel.h).
-#include "ui/hand_panel.h"
+// Lesson 002 step by step, as a panel (ui/panel.h): x = [1, 2] -> u, a, g = silu(a), z = u * g ->
+// y ~ [1.924234, -1.761594]. Every weight and x is editable; each step highlights what it reads
+// (blue) and writes (orange). Keys: right/left arrow step, unless a text field has the keyboard.
+#include "ui/panel.h"
 
 #include <cmath>
 
@@ -16,14 +18,17 @@
 static const double PLAY_SECONDS_PER_STEP = 1.5;
 static const int LAST_STEP = HAND_STEP_COUNT - 1;
 
-void hand_panel_init(hand_panel* panel) { *panel = hand_panel{false, 0}; }
+struct hand_panel {
+  bool playing = false;
+  double next_step_at = 0;  // seconds, while playing
+};
 
 static void set_step(hand_panel* panel, lab_state* s, int step) {
   s->step = step < 0 ? 0 : step > LAST_STEP ? LAST_STEP : step;
   if (s->step == LAST_STEP) panel->playing = false;
 }
 
-void hand_panel_keys(hand_panel* panel, lab_state* s) {
+static void hand_keys(hand_panel* panel, lab_state* s) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
   if (ImGui::IsKeyPressed(io.KeyMap[ImGuiKey_RightArrow])) set_step(panel, s, s->step + 1);
@@ -89,7 +94,7 @@ static void draw_controls(hand_panel* panel, lab_state* s, double now) {
     panel->playing = false;
   }
   item_probe("reset");
-  std::string step_of = strf(tr(STR_HAND_STEP_OF), s->step, LAST_STEP);
+  std::string step_of = lab_step_of_text(s->step);
   widget_same_line_if_fits(ImGui::CalcTextSize(step_of.c_str()).x);
   ImGui::AlignTextToFramePadding();
   widget_text(step_of);
@@ -296,7 +301,7 @@ static void draw_fixed_gate(const lab_state* s) {
   widget_text_wrapped(lines[1]);
 }
 
-void hand_panel_draw(hand_panel* panel, lab_state* s, double now) {
+static void hand_draw(hand_panel* panel, lab_state* s, double now) {
   widget_text_wrapped(tr(STR_HAND_INTRO));
   draw_controls(panel, s, now);
   ImGui::Spacing();
@@ -313,3 +318,10 @@ void hand_panel_draw(hand_panel* panel, lab_state* s, double now) {
   draw_and();
   draw_fixed_gate(s);
 }
+
+// [SECTION] the panel's row (ui/panel.h)
+void* hand_panel_init() { return new hand_panel(); }
+void hand_panel_keys(void* self, panel_frame* f) { hand_keys((hand_panel*)self, f->state); }
+void hand_panel_draw(void* self, panel_frame* f) { hand_draw((hand_panel*)self, f->state, f->now); }
+bool hand_panel_animating(const void* self, double) { return ((const hand_panel*)self)->playing; }
+void hand_panel_free(void* self) { delete (hand_panel*)self; }

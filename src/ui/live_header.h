@@ -1,10 +1,11 @@
-// The top of every live view: the pack (model, dims, synthetic or real), the probe sentence,
-// the layer picker, and the streaming status with Cancel and Retry. Shared so that the three
-// live views present their pack the same way.
+// The top of every live view: the source (model, dims, synthetic or real), the probe sentence,
+// the layer picker, and the streaming state with Cancel, Retry / Load it, and a way back to the
+// built-in pack when the named one cannot be opened. Shared so that the live views present
+// their weights the same way.
 #pragma once
 
 #include "core/lab_state.h"
-#include "core/live_view.h"
+#include "core/lesson/live_session.h"
 
 // pick_layers: the gate view picks several layers (pl=), the others one (layer=).
-void live_header_draw(lab_state* s, pack_stream* st, const live_choice& c, bool pick_layers, double now);
+void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now);

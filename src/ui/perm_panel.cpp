@@ -1,10 +1,13 @@
-// Per-token panel (see perm_panel.h). The order is a row of chips; dragging one onto another
-// moves it there (touch and mouse alike), and the link keeps the order (perm=).
-#include "ui/perm_panel.h"
+// Per token (lessons 000/003), as a panel (ui/panel.h): shuffle the probe's tokens and compare
+// MLP(x[perm]) with MLP(x)[perm] (exactly 0), and change one token to see that no other output
+// moves (token_experiments). The order is a row of chips; dragging one onto another moves it
+// there (touch and mouse alike), and the link keeps the order (perm=).
+#include "ui/panel.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -13,10 +16,10 @@
 
 static void set_perm(lab_state* s, const std::vector<int>& p) { s->perm.assign(p.begin(), p.end()); }
 
-static void order_chips(lab_state* s, const pack_stream* st, const live_choice& c) {
+static void order_chips(lab_state* s, const source_model& m, const live_choice& c) {
   std::vector<int> perm = c.perm;
   for (int i = 0; i < c.tokens; i++) {
-    const std::string label = std::to_string(perm[i]) + " " + live_token_text(st->manifest, c.probe, perm[i]);
+    const std::string label = std::to_string(perm[i]) + " " + live_token_text(m, c.probe, perm[i]);
     widget_same_line_if_fits(widget_button_width(label.c_str()));
     ImGui::PushID(i);
     ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(COLOR_READ));
@@ -43,13 +46,13 @@ static void order_chips(lab_state* s, const pack_stream* st, const live_choice& 
 }
 
 // Horizontal bars of the change at every position, scaled to the largest.
-static void change_bars(const live_perm_cache* k, const pack_stream* st, const live_choice& c) {
+static void change_bars(const token_experiments* k, const source_model& m, const live_choice& c) {
   const float fs = ImGui::GetFontSize();
   double peak = 0;
   for (double v : k->change) peak = std::max(peak, v);
   const float label_w = fs * 6, bar_w = std::max(fs * 6, ImGui::GetContentRegionAvail().x - label_w - fs * 6);
   for (int t = 0; t < c.tokens; t++) {
-    const std::string label = std::to_string(t) + " " + live_token_text(st->manifest, c.probe, t);
+    const std::string label = std::to_string(t) + " " + live_token_text(m, c.probe, t);
     widget_text(label);
     ImGui::SameLine(label_w);
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -62,12 +65,13 @@ static void change_bars(const live_perm_cache* k, const pack_stream* st, const l
   }
 }
 
-void perm_panel_draw(lab_state* s, pack_stream* st, const live_choice& c, live_perm_cache* k, double now) {
+static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, double now) {
   widget_text_wrapped(tr(STR_PERM_INTRO));
   if (!c.ready) return;
-  if (!c.perm_from_link) widget_text_wrapped(strf(tr(STR_PERM_BAD_LINK), std::to_string(c.tokens).c_str()));
+  const source_model& m = ls->source->model();
+  const token_experiments* k = &ls->tokens;
   widget_text(tr(STR_PERM_ORDER));
-  order_chips(s, st, c);
+  order_chips(s, m, c);
   if (ImGui::Button(tr(STR_PERM_SHUFFLE))) {
     std::vector<int> p = c.perm;
     uint64_t seed = (uint64_t)(now * 1000.0) * 0x9e3779b97f4a7c15ull + 1;
@@ -83,14 +87,14 @@ void perm_panel_draw(lab_state* s, pack_stream* st, const live_choice& c, live_p
   if (ImGui::Button(tr(STR_PERM_LESSON))) s->perm.clear();
   item_probe("perm-lesson");
 
-  if (!live_perm_update(k, st, *s, c)) {
-    const pack_stream_progress p = pack_stream_progress_of(st, pack_stream_layer_index(st, c.layer));
+  if (!k->valid || k->layer != c.layer || k->probe != c.probe) {
+    const source_progress p = ls->source->progress(c.layer);
     widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
     if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
   ImGui::Separator();
-  const std::string result = k->perm_result.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k->perm_result.max_abs_diff);
+  const std::string result = k->shuffle.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k->shuffle.max_abs_diff);
   widget_text_colored(IM_COL32(26, 115, 38, 255), strf(tr(STR_PERM_RESULT), result.c_str()));
   item_probe("perm-result");
   widget_text_wrapped(tr(STR_PERM_WHY));
@@ -107,8 +111,15 @@ void perm_panel_draw(lab_state* s, pack_stream* st, const live_choice& c, live_p
   if (ImGui::SliderFloat(tr(STR_PERM_DELTA), &delta, -5.0f, 5.0f, "%.2f")) s->delta = std::round(delta * 100) / 100.0;
   item_probe("perm-delta");
   widget_text(tr(STR_PERM_CHANGE_ROW));
-  change_bars(k, st, c);
+  change_bars(k, m, c);
   bool only_k = k->change[c.token] > 0;
   for (int t = 0; t < c.tokens; t++) only_k &= t == c.token || k->change[t] == 0;
   if (only_k) widget_text_wrapped(strf(tr(STR_PERM_ONLY_K), std::to_string(c.token).c_str()));
 }
+
+// [SECTION] the panel's row (ui/panel.h)
+void* perm_panel_init() { return nullptr; }
+void perm_panel_keys(void*, panel_frame*) {}
+void perm_panel_draw(void*, panel_frame* f) { perm_draw(f->state, f->live, *f->choice, f->now); }
+bool perm_panel_animating(const void*, double) { return false; }
+void perm_panel_free(void*) {}

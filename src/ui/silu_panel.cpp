@@ -1,9 +1,13 @@
-// SiLU vs ReLU panel (see silu_panel.h).
-#include "ui/silu_panel.h"
+// Lesson 001's SiLU vs ReLU, as a panel (ui/panel.h): both curves on z in [-6, 6], a probe z (drag
+// on the plot or the slider, snapping to whole numbers and the minimum; or typed), SiLU's minimum
+// (about -0.278 at z about -1.278), sigmoid and GELU as overlays. Keys: right/left arrow move the
+// probe by 0.01 (with Shift 0.1), unless a text field has the keyboard.
+#include "ui/panel.h"
 
 #include <cmath>
 
 #include "core/activations.h"
+#include "core/lab_text.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -158,7 +162,7 @@ static void draw_probe_inputs(lab_state* s) {
 }
 
 // Left/right arrow keys move the probe (Shift: by 0.1) when no text field has the keyboard.
-void silu_panel_keys(lab_state* s) {
+static void silu_keys(lab_state* s) {
   ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
   double step = io.KeyShift ? PROBE_STEP_FAST : PROBE_STEP;
@@ -181,11 +185,10 @@ static void draw_readout(lab_state* s) {
   }
   if (z < 0) widget_text_wrapped(strf(tr(STR_SILU_NEG), fmt_short(z).c_str(), fmt6(silu).c_str()));
   else widget_text_wrapped(strf(tr(STR_SILU_POS), fmt_short(z).c_str()));
-  act_extremum m = act_silu_minimum();
-  widget_text_wrapped(std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + tr(STR_SENTENCE_END) + " " + tr(STR_SILU_MIN_NOTE));
+  widget_text_wrapped(lab_silu_minimum_text() + tr(STR_SENTENCE_END) + " " + tr(STR_SILU_MIN_NOTE));
 }
 
-void silu_panel_draw(lab_state* s) {
+static void silu_draw(lab_state* s) {
   float fs = ImGui::GetFontSize();
   widget_text_wrapped(tr(STR_SILU_INTRO));
   // The legend names every curve on the plot, the overlays too.
@@ -227,3 +230,10 @@ void silu_panel_draw(lab_state* s) {
   draw_readout(s);
   if (side_by_side) ImGui::EndTable();
 }
+
+// [SECTION] the panel's row (ui/panel.h)
+void* silu_panel_init() { return nullptr; }
+void silu_panel_keys(void*, panel_frame* f) { silu_keys(f->state); }
+void silu_panel_draw(void*, panel_frame* f) { silu_draw(f->state); }
+bool silu_panel_animating(const void*, double) { return false; }
+void silu_panel_free(void*) {}

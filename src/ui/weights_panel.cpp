@@ -1,10 +1,14 @@
-// Weights panel (see weights_panel.h).
-#include "ui/weights_panel.h"
+// Weights (lessons 000/003, "the rule book"), as a panel (ui/panel.h): one matrix of one layer as a
+// zoomable, pannable heatmap drawn by a shader from the int8 data, and one intermediate unit's gate
+// row, up row and down column (unit_weights) with its silu(gate) on each probe token. Zoom and
+// centre live in the view state (the link: zoom=, cx=, cy=), so a shared link shows the same patch.
+#include "ui/panel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -12,12 +16,15 @@
 #include "ui/renderer.h"
 #include "ui/widgets.h"
 
-static const char* const MATRIX_LABELS[LAB_MATRIX_COUNT] = {"W_gate", "W_up", "W_down"};
+// The panel's memory: the matrix uploaded to the renderer, and whether a press panned.
+struct weights_panel {
+  uint32_t heatmap = 0;  // renderer handle of the uploaded matrix
+  const void* uploaded_from = nullptr;  // the source it came from
+  int uploaded_layer = -1, uploaded_matrix = -1;
+  uint64_t uploaded_generation = 0;
+  bool dragged = false;  // this press panned: its release picks nothing
+};
 
-void weights_panel_free(weights_panel* w) {
-  if (w->heatmap) renderer_heatmap_free(w->heatmap);
-  *w = weights_panel();
-}
 
 // Zoom 1..256 and a centre that keeps the view inside the matrix, rounded so links stay short.
 static void heatmap_set_view(lab_state* s, double zoom, double cx, double cy) {
@@ -28,14 +35,9 @@ static void heatmap_set_view(lab_state* s, double zoom, double cx, double cy) {
   s->heat_cy = std::round(std::min(std::max(cy, h), 1 - h) * 1e5) / 1e5;
 }
 
-static float matrix_max_abs(const q8_matrix_view* m) {
-  float mx = 0;
-  for (int n = 0; n < m->rows; n++) mx = std::max(mx, m->scales[n]);
-  return mx > 0 ? mx * 127.0f : 1.0f;
-}
 
 // The heatmap with zoom (wheel), pan (drag) and pick (click): gate/up pick a row, down a column.
-static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m, const live_choice& c) {
+static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m, const live_choice& c, float max_abs) {
   const float fs = ImGui::GetFontSize(), width = ImGui::GetContentRegionAvail().x;
   const ImVec2 size(width, std::min(width * 0.75f, fs * 20));
   const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1(p0.x + size.x, p0.y + size.y);
@@ -65,13 +67,13 @@ static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m
   if (ImGui::IsItemDeactivated() && !w->dragged) {
     const float fx = (io.MousePos.x - p0.x) / size.x, fy = (io.MousePos.y - p0.y) / size.y;
     const int row = (int)((uv0.y + fy * (uv1.y - uv0.y)) * m->rows), col = (int)((uv0.x + fx * (uv1.x - uv0.x)) * m->cols);
-    s->unit = s->matrix == LAB_MATRIX_DOWN ? std::min(std::max(col, 0), m->cols - 1) : std::min(std::max(row, 0), m->rows - 1);
+    s->unit = s->matrix == MLP_DOWN ? std::min(std::max(col, 0), m->cols - 1) : std::min(std::max(row, 0), m->rows - 1);
   }
-  renderer_heatmap_draw(w->heatmap, p0, p1, uv0, uv1, w->max_abs);
+  renderer_heatmap_draw(w->heatmap, p0, p1, uv0, uv1, max_abs);
   // The picked unit: a row of gate/up, a column of down.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(p0, p1, true);
-  if (s->matrix == LAB_MATRIX_DOWN) {
+  if (s->matrix == MLP_DOWN) {
     const float x = p0.x + ((c.unit + 0.5f) / m->cols - uv0.x) / (uv1.x - uv0.x) * size.x;
     dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(20, 20, 20, 255), 1.5f);
   } else {
@@ -90,41 +92,44 @@ static void vector_plot(const char* label, const std::vector<float>& v, ImU32 co
   ImGui::PopStyleColor();
 }
 
-void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const live_choice& c) {
+static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const live_choice& c) {
   widget_text_wrapped(tr(STR_WEIGHTS_INTRO));
   if (!c.ready) return;
   ImGui::AlignTextToFramePadding();
   widget_text(tr(STR_WEIGHTS_MATRIX));
-  for (int m = 0; m < LAB_MATRIX_COUNT; m++) {
-    widget_same_line_if_fits(widget_button_width(MATRIX_LABELS[m]));
-    if (ImGui::RadioButton(MATRIX_LABELS[m], s->matrix == m)) s->matrix = m;
-    item_probe((std::string("weights-") + MATRIX_LABELS[m]).c_str());
+  for (int m = 0; m < MLP_PART_COUNT; m++) {
+    widget_same_line_if_fits(widget_button_width(MLP_PART_SYMBOLS[m]));
+    if (ImGui::RadioButton(MLP_PART_SYMBOLS[m], s->matrix == m)) s->matrix = m;
+    item_probe((std::string("weights-") + MLP_PART_SYMBOLS[m]).c_str());
   }
   int unit = c.unit;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-  if (ImGui::InputInt(tr(STR_WEIGHTS_UNIT), &unit)) s->unit = std::min<int64_t>(std::max(unit, 0), st->manifest.intermediate - 1);
+  if (ImGui::InputInt(tr(STR_WEIGHTS_UNIT), &unit)) s->unit = std::min<int64_t>(std::max(unit, 0), ls->source->model().intermediate - 1);
   item_probe("weights-unit");
 
-  const int li = pack_stream_layer_index(st, c.layer);
-  const pack_layer_data* d = pack_stream_whole_layer(st, li);
-  if (!d) {
+  layer_source* src = ls->source.get();
+  const unit_weights& u = ls->unit;
+  const q8_matrix_view* m = src->matrix(c.layer, (mlp_part)s->matrix);
+  if (!m || !u.valid || u.layer != c.layer || u.unit != c.unit) {
     widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
-    const pack_stream_progress p = pack_stream_progress_of(st, li);
+    const source_progress p = src->progress(c.layer);
     if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
-  const q8_matrix_view* m = &d->part[s->matrix].view;
-  if (w->uploaded_layer != c.layer || w->uploaded_matrix != s->matrix || !renderer_heatmap_valid(w->heatmap)) {
+  // The matrix goes to the renderer once; again only when another one is shown (or it was evicted and came back).
+  if (w->uploaded_from != src || w->uploaded_layer != c.layer || w->uploaded_matrix != s->matrix ||
+      !renderer_heatmap_valid(w->heatmap)) {
     if (w->heatmap) renderer_heatmap_free(w->heatmap);
     w->heatmap = renderer_heatmap_upload(m);
+    w->uploaded_from = src;
     w->uploaded_layer = c.layer;
     w->uploaded_matrix = s->matrix;
-    w->max_abs = matrix_max_abs(m);
   }
+  const float max_abs = u.max_abs[s->matrix];
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-  widget_text_wrapped(strf("%s (%d x %d), %s", MATRIX_LABELS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8)));
+  widget_text_wrapped(strf("%s (%d x %d), %s", MLP_PART_SYMBOLS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8)));
   ImGui::PopStyleColor();
-  heatmap_area(w, s, m, c);
+  heatmap_area(w, s, m, c, max_abs);
   // Buttons too: a phone has no wheel (and a pinch zooms the page, not the canvas).
   if (ImGui::Button(" + ")) heatmap_set_view(s, s->heat_zoom * 2, s->heat_cx, s->heat_cy);
   item_probe("weights-zoom-in");
@@ -138,26 +143,32 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
   ImGui::PopStyleColor();
 
   // The unit's rule: its gate and up rows (conditions on the input), its down column (what it writes).
-  const int H = (int)st->manifest.hidden;
-  std::vector<float> gate_row(H), up_row(H), down_col(H);
-  const q8_matrix_view &g = d->part[PACK_GATE].view, &u = d->part[PACK_UP].view, &dn = d->part[PACK_DOWN].view;
-  for (int k = 0; k < H; k++) {
-    gate_row[k] = (float)q8_matrix_at(&g, c.unit, k) * g.scales[c.unit];
-    up_row[k] = (float)q8_matrix_at(&u, c.unit, k) * u.scales[c.unit];
-    down_col[k] = (float)q8_matrix_at(&dn, k, c.unit) * dn.scales[k];
-  }
   widget_text(std::string(tr(STR_WEIGHTS_UNIT)) + " " + std::to_string(c.unit));
-  vector_plot(tr(STR_WEIGHTS_GATE_ROW), gate_row, COLOR_GATE);
-  vector_plot(tr(STR_WEIGHTS_UP_ROW), up_row, COLOR_UP);
-  vector_plot(tr(STR_WEIGHTS_DOWN_COL), down_col, COLOR_DOWN);
-  if (st->layers[li].live) {
+  vector_plot(tr(STR_WEIGHTS_GATE_ROW), u.gate_row, COLOR_GATE);
+  vector_plot(tr(STR_WEIGHTS_UP_ROW), u.up_row, COLOR_UP);
+  vector_plot(tr(STR_WEIGHTS_DOWN_COL), u.down_col, COLOR_DOWN);
+  bool live = false;
+  const std::vector<float>* v = gate_activity_values(&ls->gates, src, c.layer, c.probe, &live);
+  if (v && live) {
     widget_text(tr(STR_WEIGHTS_SILU));
-    const std::vector<float>& v = st->layers[li].silu[c.probe];
+    const source_model& md = src->model();
+    const float thr = (float)s->threshold;
     for (int t = 0; t < c.tokens; t++) {
-      const float val = v[(size_t)t * st->manifest.intermediate + c.unit];
-      const std::string label = live_token_text(st->manifest, c.probe, t) + " " + fmt6(val);
+      const float val = (*v)[(size_t)t * md.intermediate + c.unit];
+      const std::string label = live_token_text(md, c.probe, t) + " " + fmt6(val);
       widget_same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize());
-      widget_text_colored(val > 0.1f ? COLOR_GATE : val < -0.1f ? COLOR_RELU : COLOR_CLASSIC, label);
+      widget_text_colored(val > thr ? COLOR_GATE : val < -thr ? COLOR_RELU : COLOR_CLASSIC, label);
     }
   }
+}
+
+// [SECTION] the panel's row (ui/panel.h)
+void* weights_panel_init() { return new weights_panel(); }
+void weights_panel_keys(void*, panel_frame*) {}
+void weights_panel_draw(void* self, panel_frame* f) { weights_draw((weights_panel*)self, f->state, f->live, *f->choice); }
+bool weights_panel_animating(const void*, double) { return false; }
+void weights_panel_free(void* self) {
+  weights_panel* w = (weights_panel*)self;
+  if (w->heatmap) renderer_heatmap_free(w->heatmap);
+  delete w;
 }

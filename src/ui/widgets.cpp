@@ -226,11 +226,3 @@ void widget_text_table(const char* id, const std::vector<std::string>& headers, 
   widget_wide_end();
 }
 
-std::string strf(const char* fmt, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}

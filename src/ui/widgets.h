@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/number_format.h"  // strf
 #include "imgui.h"
 
 // The palette: what a step reads is blue, what it writes is orange (hand calculation);
@@ -76,5 +77,3 @@ void widget_drag_to_scroll();
 // The width left on screen from the cursor: the visible area, not a wider content's extent.
 float widget_visible_width();
 
-// printf into a std::string; the table strings are formats.
-std::string strf(const char* fmt, ...);

@@ -1,5 +1,6 @@
 // Headless Chromium (Debian's binary) driven by playwright-core, with the page served by
 // tools/serve.mjs on a free loopback port. Shared by the browser tests.
+import fs from "node:fs";
 import { chromium } from "playwright-core";
 import { createServer } from "../../tools/serve.mjs";
 
@@ -18,6 +19,13 @@ export const NETWORK_PROFILES = [
   { name: "fast 3G (1.6 Mbit/s, 150 ms RTT)", conditions: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 } },
   { name: "4G (9 Mbit/s, 60 ms RTT)", conditions: { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 } },
 ];
+
+// The page's views, from the one table the app expands (src/core/views.inc): name in links and
+// whether it shows real weights. The tests take the list from there, so a new view is covered.
+export function viewTable() {
+  const text = fs.readFileSync(new URL("../../src/core/views.inc", import.meta.url), "utf8");
+  return [...text.matchAll(/^VIEW\((\w+), "(\w+)", (\w+), (\w+), (\w+)\)/gm)].map((m) => ({ name: m[2], live: m[4] !== "LIVE_NEEDS_NOTHING" }));
+}
 
 // The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
 export async function startServer(dir) {

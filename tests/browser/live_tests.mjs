@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem, startServer } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, startServer, viewTable } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;  // SwiftShader on two cores: three 3.5 MB gates verified and computed
 const weightRequests = (log) => log.filter((r) => r.path.endsWith(".q8"));
@@ -205,7 +205,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
   });
 
   for (const [lang, phone] of [["en", true], ["zh", false], ["zh", true]])
-    for (const view of ["gates", "perm", "weights"]) {
+    for (const view of viewTable().filter((v) => v.live).map((v) => v.name)) {
       test(`screenshot: ${view}, ${lang}, ${phone ? "phone" : "desktop"}`, async (site) => {
         const opts = phone ? { width: 390, height: 844, scale: 3, phone: true } : {};
         const page = await openPage(site, `#v=1&view=${view}&lang=${lang}`, opts);

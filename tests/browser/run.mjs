@@ -5,7 +5,7 @@
 //   node tests/browser/run.mjs --site build-wasm/site [--only NAME]
 import fs from "node:fs";
 import path from "node:path";
-import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter } from "./browser.mjs";
+import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, viewTable } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 
 const args = process.argv.slice(2);
@@ -248,7 +248,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
     if (name && order[order.length - 1] !== name) order.push(name);
     if (name === "x2") break;
   }
-  const expected = ["view-hand", "view-silu", "view-budget", "view-gates", "view-perm", "view-weights", "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
+  const expected = [...viewTable().map((v) => "view-" + v.name), "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
   expect(JSON.stringify(order) === JSON.stringify(expected), `Tab order ${order.join(" ")}`);
   expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
   await shot(page, "keyboard-focus-x2");
@@ -294,6 +294,12 @@ const VIEWS = [
   { name: "notices", fragment: "#v=1&view=hand&x=a&wu=b&wg=c&wd=d&step=e&z=f&ov=g&h=h&f=i&layers=j&lang=k",
     numbers: ["'layers'", "1.924234"] },
 ];
+
+// Every view of the table without weights is covered here (the live views: live_tests.mjs' screenshots
+// and the headless ui_tests' reachability, which also walk the table).
+for (const v of viewTable().filter((v) => !v.live))
+  if (!VIEWS.some((x) => x.fragment.includes("view=" + v.name + "&") || x.fragment.endsWith("view=" + v.name)))
+    throw new Error(`view ${v.name} (src/core/views.inc) has no reachability case in tests/browser/run.mjs`);
 
 // The page's records once two reads 100 ms apart agree (SwiftShader at 3x draws slowly).
 async function settledItems(page) {

@@ -189,7 +189,7 @@ TEST_CASE("live keys: layers, permutation, threshold, token, delta, unit, matrix
   CHECK(d.state.token == 4);
   CHECK(d.state.delta == -2.5);
   CHECK(d.state.unit == 275);
-  CHECK(d.state.matrix == LAB_MATRIX_DOWN);
+  CHECK(d.state.matrix == MLP_DOWN);
   CHECK(has_notice(url_decode("#pl=0,x"), URL_MALFORMED, "pl"));
   CHECK(has_notice(url_decode("#thr=7"), URL_CLAMPED, "thr"));
   CHECK(url_decode("#thr=7").state.threshold == 1.0);
@@ -216,7 +216,7 @@ TEST_CASE("live keys: random states round trip", "[url]") {
     s.token = rng() % 4096;
     s.delta = (double(rng() % 20001) - 10000) / 100.0;
     s.unit = rng() % 3584;
-    s.matrix = int(rng() % LAB_MATRIX_COUNT);
+    s.matrix = int(rng() % MLP_PART_COUNT);
     s.heat_zoom = 1 + (rng() % 25500) / 100.0;
     s.heat_cx = (rng() % 100001) / 1e5;
     s.heat_cy = (rng() % 100001) / 1e5;
@@ -228,4 +228,79 @@ TEST_CASE("live keys: random states round trip", "[url]") {
     CHECK(d.state.pack == s.pack);
     CHECK(url_encode(d.state) == url);
   }
+}
+
+// [SECTION] the key table drives the tests too
+#include "core/hand_calc.h"
+
+// A valid value of a key, at random, as a link writes it.
+static std::string random_value(const url_key_desc& k, std::mt19937& rng) {
+  auto pick = [&](double lo, double hi) { return lo + (hi - lo) * (double)(rng() % 100001) / 100000.0; };
+  std::string out;
+  switch (k.kind) {
+    case URL_KEY_NUMBERS:
+      for (int i = 0; i < k.count; i++) out += (i ? "," : "") + url_format_number(pick(k.lo, k.hi));
+      return out;
+    case URL_KEY_INTEGER:
+    case URL_KEY_INT: return std::to_string((int64_t)k.lo + (int64_t)(rng() % (uint64_t)(k.hi - k.lo + 1)));
+    case URL_KEY_CHOICE: return k.names[rng() % k.names.size()];
+    case URL_KEY_FLAGS:
+      for (const std::string& n : k.names)
+        if (rng() % 2) out += (out.empty() ? "" : ",") + n;
+      return out;
+    case URL_KEY_INTEGERS: {
+      const int n = (int)(rng() % (uint64_t)std::min(k.count, 8));
+      for (int i = 0; i < n; i++) out += (i ? "," : "") + std::to_string((int64_t)k.lo + (int64_t)(rng() % (uint64_t)(k.hi - k.lo + 1)));
+      return out;
+    }
+    case URL_KEY_PACK: return rng() % 2 ? "" : "https://host.example/packs/p" + std::to_string(rng() % 1000) + "/";
+  }
+  return out;
+}
+
+TEST_CASE("every key of the table round-trips random values (seed: Catch's --rng-seed)") {
+  const unsigned seed = Catch::rngSeed();
+  INFO("seed " << seed << " (pass --rng-seed " << seed << " to repeat)");
+  std::mt19937 rng(seed);
+  const std::vector<url_key_desc> keys = url_key_table();
+  REQUIRE(keys.size() >= 26);
+  for (int trial = 0; trial < 300; trial++) {
+    // Every key set, each to a random value: the decoded state writes the same values back.
+    std::string link = "v=1";
+    for (const url_key_desc& k : keys) link += "&" + k.key + "=" + random_value(k, rng);
+    INFO(link);
+    const url_decoded d = url_decode("#" + link);
+    CHECK(d.notices.empty());
+    CHECK(url_encode(d.state) == link);
+    // One key changed alone changes the link in that key only: its row reaches its own field.
+    const url_key_desc& k = keys[rng() % keys.size()];
+    const url_decoded one = url_decode("#" + k.key + "=" + random_value(k, rng));
+    const std::string enc = url_encode(one.state), def = url_encode(lab_state_default());
+    for (const url_key_desc& other : keys) {
+      if (other.key == k.key) continue;
+      const std::string tag = "&" + other.key + "=";
+      const size_t a = enc.find(tag), b = def.find(tag);
+      REQUIRE(a != std::string::npos);
+      CHECK(enc.substr(a, enc.find('&', a + 1) - a) == def.substr(b, def.find('&', b + 1) - b));
+    }
+  }
+}
+
+TEST_CASE("each key's default is the lesson's value") {
+  const lab_state s = lab_state_default();
+  double x[HAND_IN];
+  hand_lesson_input(x);
+  const hand_weights w = hand_lesson_weights();
+  for (int i = 0; i < HAND_IN; i++) CHECK(s.x[i] == x[i]);
+  for (int i = 0; i < HAND_MID * HAND_IN; i++) CHECK(s.w.up[i] == w.up[i]);
+  for (int i = 0; i < HAND_MID * HAND_IN; i++) CHECK(s.w.gate[i] == w.gate[i]);
+  for (int i = 0; i < HAND_OUT * HAND_MID; i++) CHECK(s.w.down[i] == w.down[i]);
+  CHECK(s.step == HAND_STEP_DOWN);
+  CHECK(s.hidden == 1024);
+  CHECK(s.intermediate == 3584);
+  CHECK(s.layers == 24);
+  CHECK(s.threshold == LAB_THRESHOLD_DEFAULT);
+  CHECK(s.token == 2);  // lesson 000: "change token 2"
+  // Every default reads back without a notice.
+  for (const url_key_desc& k : url_key_table()) CHECK(url_decode("#" + k.key + "=" + k.dflt).notices.empty());
 }

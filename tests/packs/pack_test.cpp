@@ -132,7 +132,7 @@ TEST_CASE("pack: precomputed results equal what the kernels compute from the pac
       REQUIRE(pack_load_precomputed(&pack, pl, &pre, &err));
       REQUIRE(pack_load_probe_input(&pack, p, &x, &err));
       std::vector<float> live(pre.size());
-      mlp_gate_silu(&d.part[PACK_GATE].view, x.data(), (int)p.tokens.size(), live.data());
+      mlp_gate_silu(&d.part[MLP_GATE].view, x.data(), (int)p.tokens.size(), live.data());
       for (size_t i = 0; i < live.size(); i++) REQUIRE(pre[i] == Approx(live[i]).epsilon(kF16Tolerance).margin(1e-6));
       const int64_t n = (int64_t)p.tokens.size() * m.intermediate;
       open += (int64_t)std::llround(pl.open * n);

@@ -67,7 +67,10 @@ struct headless_page {
     for (int i = 0; i < 10 && app.layout_settling; ++i) frame();  // boxes learn their sizes
     frame();
   }
-  ~headless_page() { ImGui::DestroyContext(); }
+  ~headless_page() {
+    lab_app_free(&app);
+    ImGui::DestroyContext();
+  }
 
   void frame(double seconds = FRAME_SECONDS) {
     ImGui::GetIO().DeltaTime = float(seconds);
@@ -139,7 +142,7 @@ TEST_CASE("Play walks from the start to y, then stops") {
   CHECK(page.app.state.step == 0);
   for (int i = 0; i < 5 * 100 && lab_app_animating(&page.app, page.now); ++i) page.frame(0.1);
   CHECK(page.app.state.step == 5);
-  CHECK_FALSE(page.app.hand.playing);
+  CHECK_FALSE(lab_app_panel_animating(&page.app, LAB_VIEW_HAND, page.now));
 }
 
 TEST_CASE("a URL edit (hashchange) restores exactly that view") {
@@ -261,6 +264,8 @@ TEST_CASE("the language button switches the page and its mirror to Chinese") {
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_stats.h"
 #include "packs/pack_test_util.h"
+#include "core/number_format.h"
+#include "core/source/pack_source.h"
 #include "platform/native/fetch_native.h"
 #include "ui/renderer.h"
 
@@ -281,11 +286,14 @@ struct live_page {
     net->files = &pack;
     net->base = "packs/default/";
   }
+  const pack_manifest& manifest(const headless_page& page) const {
+    return static_cast<const pack_source*>(page.app.live.source.get())->manifest();
+  }
   // Frames and network answers until nothing is left in flight.
   void settle(headless_page& page) {
     for (int i = 0; i < 100; i++) {
       page.frame();
-      if (platform_native_fetch()->deliver(&page.app.stream, page.now) == 0 && i > 3) break;
+      if (platform_native_fetch()->deliver(page.now) == 0 && i > 3) break;
     }
     page.frame();
   }
@@ -301,9 +309,9 @@ TEST_CASE("live views: gate shares in the mirror equal stats; per token says exa
   for (int layer : {0, 2, 4}) {
     mlp_gate_counts c;
     std::string err;
-    REQUIRE(pack_gate_stats(&lp.pack, page.app.stream.manifest, layer, 0.1, &c, &err));
-    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.1: " + live_percent(c.open_share()) +
-                          ", < -0.1: " + live_percent(c.negative_share())));
+    REQUIRE(pack_gate_stats(&lp.pack, lp.manifest(page), layer, 0.1, &c, &err));
+    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.1: " + fmt_percent(c.open_share()) +
+                          ", < -0.1: " + fmt_percent(c.negative_share())));
   }
   // Only gates were fetched for this view.
   for (const std::string& f : platform_native_fetch()->requested) CHECK_FALSE(contains(f, "-up.q8"));
@@ -333,7 +341,7 @@ TEST_CASE("live views: gate shares in the mirror equal stats; per token says exa
   page.click("weights-W_down");
   lp.settle(page);
   CHECK(renderer_null_get_log()->last_rows == 60);
-  CHECK(page.url().state.matrix == LAB_MATRIX_DOWN);
+  CHECK(page.url().state.matrix == MLP_DOWN);
 }
 
 TEST_CASE("live views: a failing file shows its message and Retry recovers") {
@@ -342,7 +350,7 @@ TEST_CASE("live views: a failing file shows its message and Retry recovers") {
   platform_native_fetch()->faults["layer-002-gate.q8"].times = 1;
   headless_page page("#v=1&view=gates&lang=zh");
   lp.settle(page);
-  CHECK(contains(page.mirror(), "无法加载 layer-002-gate.q8: HTTP 503"));
+  CHECK(contains(page.mirror(), "无法加载 layer-002-gate.q8：HTTP 503：服务器错误"));
   CHECK(contains(page.mirror(), "第 0 层：(实时)"));  // the other layers are live meanwhile
   page.click("stream-retry");
   lp.settle(page);

@@ -51,9 +51,9 @@ bool pack_parse_layers(const std::string& text, int64_t num_layers, std::vector<
   return true;
 }
 
-static std::string pack_layer_file(int layer, pack_mlp_part p) {
+static std::string pack_layer_file(int layer, mlp_part p) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "layer-%03d-%s.q8", layer, pack_part_name(p));
+  std::snprintf(buf, sizeof buf, "layer-%03d-%s.q8", layer, mlp_part_name(p));
   return buf;
 }
 
@@ -158,9 +158,9 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
     pack_layer pl;
     pl.layer = layer;
     q8_matrix_owned gate_q{};
-    for (int part = 0; part < PACK_PART_COUNT; part++) {
+    for (int part = 0; part < MLP_PART_COUNT; part++) {
       const std::string name = ckpt_mlp_name(ck, layer, (ckpt_mlp_part)part);
-      const int rows = part == PACK_DOWN ? H : F, cols = part == PACK_DOWN ? F : H;
+      const int rows = part == MLP_DOWN ? H : F, cols = part == MLP_DOWN ? F : H;
       say("layer " + std::to_string(layer) + ": " + name + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
       std::vector<float> w;
       if (!ckpt_read_f32(ck, name, {rows, cols}, &w, error)) return false;
@@ -170,7 +170,7 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
       q8_status st = q8_matrix_owned_init(&q, w.data(), rows, cols);
       if (st != Q8_OK) return *error = "tensor '" + name + "': " + q8_status_str(st), false;
       pack_blob& b = pl.part[part];
-      b.file = pack_layer_file(layer, (pack_mlp_part)part);
+      b.file = pack_layer_file(layer, (mlp_part)part);
       b.offset = 0;
       b.bytes = q.bytes;
       b.shape = {rows, cols};
@@ -179,7 +179,7 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
       pack_quant_error(w.data(), &q.view, w.size(), &b.max_abs_error, &b.rel_rms_error);
       res.quant.push_back({name, b.max_abs_error, b.rel_rms_error});
       bool ok = out->write(b.file, q.blob, q.bytes, error);
-      if (part == PACK_GATE && ok) gate_q = q;
+      if (part == MLP_GATE && ok) gate_q = q;
       else q8_matrix_owned_free(&q);
       if (!ok) {
         q8_matrix_owned_free(&gate_q);

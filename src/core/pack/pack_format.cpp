@@ -13,11 +13,6 @@
 
 using json = nlohmann::json;
 
-const char* pack_part_name(pack_mlp_part p) {
-  static const char* const names[] = {"gate", "up", "down"};
-  return names[p];
-}
-
 int pack_manifest::find_layer(int layer) const {
   for (size_t i = 0; i < layers.size(); i++)
     if (layers[i].layer == layer) return (int)i;
@@ -65,7 +60,7 @@ std::string pack_manifest_to_json(const pack_manifest& m) {
   j["layers"] = json::array();
   for (const pack_layer& l : m.layers) {
     json t = json::object();
-    for (int p = 0; p < PACK_PART_COUNT; p++) t[pack_part_name((pack_mlp_part)p)] = blob_json(l.part[p]);
+    for (int p = 0; p < MLP_PART_COUNT; p++) t[mlp_part_name((mlp_part)p)] = blob_json(l.part[p]);
     j["layers"].push_back({{"layer", l.layer}, {"tensors", t}});
   }
   j["probes"] = json::array();
@@ -223,10 +218,10 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::strin
     l.layer = (int)idx;
     const json* t = r.field((*layers)[i], "tensors", where);
     if (!t) return false;
-    for (int p = 0; p < PACK_PART_COUNT; p++) {
-      const char* name = pack_part_name((pack_mlp_part)p);
+    for (int p = 0; p < MLP_PART_COUNT; p++) {
+      const char* name = mlp_part_name((mlp_part)p);
       const json* b = r.field(*t, name, where + ".tensors");
-      if (!b || !parse_blob(r, *b, where + "." + name, PACK_ENC_Q8, p == PACK_DOWN ? down_shape : in_shape, &l.part[p]))
+      if (!b || !parse_blob(r, *b, where + "." + name, PACK_ENC_Q8, p == MLP_DOWN ? down_shape : in_shape, &l.part[p]))
         return false;
     }
     m.layers.push_back(l);

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/mlp_part.h"
+
 enum {
   PACK_FORMAT_VERSION = 1,
   PACK_MANIFEST_MAX_BYTES = 16 << 20,
@@ -43,12 +45,10 @@ struct pack_blob {
   double max_abs_error = 0, rel_rms_error = 0;
 };
 
-enum pack_mlp_part { PACK_GATE = 0, PACK_UP = 1, PACK_DOWN = 2, PACK_PART_COUNT = 3 };
-const char* pack_part_name(pack_mlp_part p);  // "gate", "up", "down"
 
 struct pack_layer {
   int layer = 0;
-  pack_blob part[PACK_PART_COUNT];
+  pack_blob part[MLP_PART_COUNT];
 };
 
 // Precomputed for one probe on one layer, from the pack's own int8 weights (what `stats` prints).

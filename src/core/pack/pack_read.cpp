@@ -68,7 +68,7 @@ bool pack_load_matrix(byte_source* src, const pack_blob& b, pack_matrix* out, st
 }
 
 swiglu_q8_layer pack_layer_data::view(int hidden, int inter) const {
-  return {hidden, inter, part[PACK_GATE].view, part[PACK_UP].view, part[PACK_DOWN].view};
+  return {hidden, inter, part[MLP_GATE].view, part[MLP_UP].view, part[MLP_DOWN].view};
 }
 
 bool pack_load_layer(byte_source* src, const pack_manifest& m, int layer, bool gate_only, pack_layer_data* out,
@@ -77,7 +77,7 @@ bool pack_load_layer(byte_source* src, const pack_manifest& m, int layer, bool g
   if (li < 0) return *error = "layer " + std::to_string(layer) + " is not in this pack", false;
   pack_layer_data d;
   d.layer = layer;
-  for (int p = 0; p < (gate_only ? 1 : (int)PACK_PART_COUNT); p++) {
+  for (int p = 0; p < (gate_only ? 1 : (int)MLP_PART_COUNT); p++) {
     if (!pack_load_matrix(src, m.layers[li].part[p], &d.part[p], error)) return false;
     d.has[p] = true;
   }

@@ -30,9 +30,9 @@ bool pack_matrix_from_bytes(const pack_blob& b, const void* data, size_t n, pack
 // One layer's three matrices; `parts` says which to load (the histograms need only the gate).
 struct pack_layer_data {
   int layer = -1;
-  bool has[PACK_PART_COUNT] = {false, false, false};
-  pack_matrix part[PACK_PART_COUNT];
-  bool complete() const { return has[PACK_GATE] && has[PACK_UP] && has[PACK_DOWN]; }
+  bool has[MLP_PART_COUNT] = {false, false, false};
+  pack_matrix part[MLP_PART_COUNT];
+  bool complete() const { return has[MLP_GATE] && has[MLP_UP] && has[MLP_DOWN]; }
   swiglu_q8_layer view(int hidden, int inter) const;
 };
 bool pack_load_layer(byte_source* src, const pack_manifest& m, int layer, bool gate_only, pack_layer_data* out,

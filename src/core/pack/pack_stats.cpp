@@ -13,7 +13,7 @@ bool pack_gate_stats(byte_source* src, const pack_manifest& m, int layer, double
     if (!pack_load_probe_input(src, p, &x, error)) return false;
     const int T = (int)p.tokens.size();
     std::vector<float> sg((size_t)T * m.intermediate);
-    mlp_gate_silu(&d.part[PACK_GATE].view, x.data(), T, sg.data());
+    mlp_gate_silu(&d.part[MLP_GATE].view, x.data(), T, sg.data());
     mlp_gate_count(sg.data(), sg.size(), thr, &c);
   }
   *out = c;

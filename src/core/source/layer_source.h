@@ -14,13 +14,10 @@
 #include <vector>
 
 #include "core/kernels/kernels.h"
+#include "core/mlp_part.h"
 #include "core/stream/stream_error.h"
 
 enum source_phase { SOURCE_EMPTY, SOURCE_OPENING, SOURCE_READY, SOURCE_FAILED };
-// The three matrices of a SwiGLU MLP, in one enum for the whole program (links, packs, views).
-enum mlp_part { MLP_GATE, MLP_UP, MLP_DOWN, MLP_PART_COUNT };
-const char* mlp_part_name(mlp_part p);    // "gate", "up", "down": file names and links
-const char* mlp_part_symbol(mlp_part p);  // "W_gate", "W_up", "W_down": what the page prints
 
 struct source_probe {
   std::string label;                // the sentence, as the teacher gave it
@@ -41,7 +38,8 @@ struct source_model {
 
 struct source_progress {
   uint64_t loaded = 0, total = 0;  // bytes of what the current wants need
-  int loading = 0, failed = 0, cancelled = 0;
+  int loading = 0, failed = 0;     // requests in flight, needed ones that failed
+  bool paused = false;             // the user cancelled: nothing starts until retry
 };
 
 // One failed file (or part of one), with why.

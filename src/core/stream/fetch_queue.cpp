@@ -10,6 +10,7 @@ int fetch_queue_expire(fetch_queue* q, double now) {
       it.state = FETCH_ITEM_FAILED;
       it.error = stream_error();
       it.error.fault = STREAM_STALLED;
+      it.error.seconds = q->stall_seconds;
     } else {
       loading++;
     }

@@ -47,6 +47,8 @@ struct fetch_client {
   virtual void fetch_cancel(uint32_t id) = 0;
   // Keeps bytes the sink has verified, for the next visit and for offline use.
   virtual void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) = 0;
+  // The sink is going away: nothing more is delivered to it (requests, store answers).
+  virtual void forget_sink(fetch_sink* sink) = 0;
   // Forgets every cached blob whose key starts with prefix ("" = all): the page's "clear cache".
   virtual void cache_clear(const std::string& prefix) { (void)prefix; }
 };

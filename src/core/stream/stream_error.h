@@ -28,6 +28,7 @@ struct stream_error {
   stream_fault fault = STREAM_OK;
   int status = 0;       // the HTTP status, when there was one
   uint64_t got = 0, want = 0;  // bytes, for truncations
+  double seconds = 0;          // the stall limit, for stalls
   std::string detail;   // a parser's own words (file format errors), or the platform's
   bool failed() const { return fault != STREAM_OK; }
 };

@@ -3,33 +3,58 @@
 
 #include <algorithm>
 
-#include "core/stream/pack_stream.h"
+#include <iterator>
 
-void native_fetch::fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length,
-                               const std::string& cache_key, bool cache_first) {
-  queue.push_back({id, url, begin, length, cache_key, cache_first});
+uint32_t native_fetch::fetch_start(fetch_sink* sink, const fetch_request& q) {
+  const uint32_t id = next_id++;
+  queue.push_back({id, sink, q, false});
+  return id;
 }
 
 void native_fetch::fetch_cancel(uint32_t id) {
   for (auto it = queue.begin(); it != queue.end(); ++it)
     if (it->id == id) {
-      queue.erase(it);
+      if (answer_after_cancel) it->cancelled = true;
+      else queue.erase(it);
       return;
     }
 }
 
-void native_fetch::cache_store(const std::string& key, const void* data, size_t n) {
+void native_fetch::forget_sink(fetch_sink* sink) {
+  for (auto it = queue.begin(); it != queue.end();) it = it->sink == sink ? queue.erase(it) : std::next(it);
+  for (auto it = store_failures.begin(); it != store_failures.end();)
+    it = it->first == sink ? store_failures.erase(it) : std::next(it);
+}
+
+size_t native_fetch::pending() const {
+  size_t n = 0;
+  for (const request& r : queue) n += !r.cancelled;
+  return n;
+}
+
+void native_fetch::cache_store(fetch_sink* sink, const std::string& key, const void* data, size_t n) {
   if (cache_used + n > cache_quota) {
-    store_failures.push_back("storage quota exceeded");
+    store_failures.push_back({sink, "quota"});
     return;
   }
   cache_used += n;
   cache[key].assign((const char*)data, n);
 }
 
+void native_fetch::cache_clear(const std::string& prefix) {
+  for (auto it = cache.begin(); it != cache.end();)
+    if (it->first.rfind(prefix, 0) == 0) {
+      cache_used -= it->second.size();
+      it = cache.erase(it);
+    } else {
+      ++it;
+    }
+}
+
 // One request's answer; false when it stalls.
-bool native_fetch::answer(const request& q, fetch_response* r, std::string* body) {
-  auto hit = q.key.empty() ? cache.end() : cache.find(q.key);
+bool native_fetch::answer(const request& rq, fetch_response* r, std::string* body) {
+  const fetch_request& q = rq.q;
+  auto hit = q.cache_key.empty() ? cache.end() : cache.find(q.cache_key);
   if (hit != cache.end() && (q.cache_first || offline)) {
     cache_hits++;
     *body = hit->second;
@@ -81,34 +106,36 @@ bool native_fetch::answer(const request& q, fetch_response* r, std::string* body
   network_bytes += body->size();
   r->status = ranged ? 206 : 200;
   r->content_range_start = begin;
+  r->total_size = size;
   return true;
 }
 
-int native_fetch::deliver(pack_stream* s, double now) {
+int native_fetch::deliver(double now) {
   int answered = 0;
   std::deque<request> stalled;
   while (!queue.empty()) {
     request q = queue.front();
     queue.pop_front();
     if (std::find(stalled_ids.begin(), stalled_ids.end(), q.id) != stalled_ids.end()) {
-      stalled.push_back(q);
+      if (!q.cancelled) stalled.push_back(q);
       continue;
     }
     fetch_response r;
     std::string body;
     if (!answer(q, &r, &body)) {
       stalled_ids.push_back(q.id);
-      stalled.push_back(q);
+      if (!q.cancelled) stalled.push_back(q);
       continue;
     }
     r.body = body.data();
     r.n = body.size();
-    pack_stream_on_progress(s, q.id, r.n, now);
-    pack_stream_on_response(s, q.id, r, now);  // may queue new requests: the loop answers them too
+    q.sink->on_fetch_progress(q.id, r.n, now);
+    q.sink->on_fetch_response(q.id, r, now);  // may queue new requests: the loop answers them too
     answered++;
   }
   queue = stalled;
-  for (const std::string& why : store_failures) pack_stream_on_store_failed(s, why);
-  store_failures.clear();
+  std::vector<std::pair<fetch_sink*, std::string>> failures;
+  failures.swap(store_failures);
+  for (const auto& f : failures) f.first->on_store_failed(f.second);
   return answered;
 }

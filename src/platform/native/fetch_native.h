@@ -14,8 +14,6 @@
 #include "core/io/byte_source.h"
 #include "core/stream/fetch_seam.h"
 
-struct pack_stream;
-
 struct fetch_fault {
   int status = 0;          // answer this HTTP status instead (404, 416, 500, ...)
   bool ignore_range = false;  // 200 with the whole file
@@ -33,24 +31,28 @@ struct native_fetch : fetch_client {
   std::map<std::string, std::string> cache;
   size_t cache_quota = (size_t)-1, cache_used = 0;
   bool offline = false;  // every network request fails (status 0)
+  // A cancelled request still answers (the browser raced the cancel): sinks must drop it.
+  bool answer_after_cancel = false;
   // What went over the "network", for the tests' byte counts.
   uint64_t network_bytes = 0;
   int network_requests = 0, cache_hits = 0;
   std::vector<std::string> requested;  // file names in request order
 
-  void fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& cache_key,
-                   bool cache_first) override;
+  uint32_t fetch_start(fetch_sink* sink, const fetch_request& request) override;
   void fetch_cancel(uint32_t id) override;
-  void cache_store(const std::string& cache_key, const void* data, size_t n) override;
-  // Answers every pending request (in order) into the stream, as the browser would between
+  void forget_sink(fetch_sink* sink) override;
+  void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) override;
+  void cache_clear(const std::string& prefix) override;
+  // Answers every pending request (in order) into its sink, as the browser would between
   // frames; stalled ones stay pending. Returns how many were answered.
-  int deliver(pack_stream* s, double now);
-  size_t pending() const { return queue.size(); }
+  int deliver(double now);
+  size_t pending() const;
 
  private:
-  struct request { uint32_t id; std::string url; uint64_t begin, length; std::string key; bool cache_first; };
+  struct request { uint32_t id; fetch_sink* sink; fetch_request q; bool cancelled; };
   std::deque<request> queue;
-  std::vector<std::string> store_failures;
+  uint32_t next_id = 1;
+  std::vector<std::pair<fetch_sink*, std::string>> store_failures;
   std::vector<uint32_t> stalled_ids;  // never answered (until cancelled)
   bool answer(const request& q, fetch_response* r, std::string* body);
 };

@@ -8,10 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <string>
+#include <vector>
 
-#include "core/stream/pack_stream.h"
 #include "platform/platform.h"
 
 // [SECTION] IndexedDB: one object store of verified blobs, keyed by pack URL, file, offset, xxh3.
@@ -43,7 +44,7 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
   }).catch(() => Module._lab_on_cache_answer(id, 0, 0));
 });
 
-EM_JS(void, js_idb_put, (const char* key, const void* data, size_t n), {
+EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size_t n), {
   const k = UTF8ToString(key);
   const bytes = HEAPU8.slice(data, data + n);  // a copy: the wasm heap may move
   Module.labIdb.then((db) => new Promise((resolve, reject) => {
@@ -52,7 +53,8 @@ EM_JS(void, js_idb_put, (const char* key, const void* data, size_t n), {
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
-  })).catch((e) => Module._lab_on_cache_store_failed(e && e.name === "QuotaExceededError" ? 1 : 2));
+  })).then(() => Module._lab_on_cache_stored(store, 0),
+           (e) => Module._lab_on_cache_stored(store, e && e.name === "QuotaExceededError" ? 1 : 2));
 });
 
 // [SECTION] requests
@@ -73,6 +75,7 @@ emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user
 
 namespace {
 struct web_request {
+  fetch_sink* sink = nullptr;
   std::string url, key;
   uint64_t begin = 0, length = 0;
   bool cache_first = false;
@@ -81,20 +84,35 @@ struct web_request {
 };
 
 struct web_fetch : fetch_client {
-  pack_stream* target = nullptr;
   void (*on_event)() = nullptr;
   std::map<uint32_t, web_request> live;
+  uint32_t next_id = 1;
+  std::map<uint32_t, fetch_sink*> store_sinks;  // who stored what, for quota answers (by store id)
+  uint32_t next_store = 1;
 
-  void fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& key,
-                   bool cache_first) override;
+  uint32_t fetch_start(fetch_sink* sink, const fetch_request& request) override;
   void fetch_cancel(uint32_t id) override;
-  void cache_store(const std::string& key, const void* data, size_t n) override { js_idb_put(key.c_str(), data, n); }
+  void forget_sink(fetch_sink* sink) override {
+    std::vector<uint32_t> ids;
+    for (const auto& kv : live)
+      if (kv.second.sink == sink) ids.push_back(kv.first);
+    for (uint32_t id : ids) fetch_cancel(id);
+    for (auto it = store_sinks.begin(); it != store_sinks.end();) it = it->second == sink ? store_sinks.erase(it) : std::next(it);
+  }
+  void cache_store(fetch_sink* sink, const std::string& key, const void* data, size_t n) override {
+    const uint32_t store = next_store++;
+    store_sinks[store] = sink;
+    js_idb_put(store, key.c_str(), data, n);
+  }
   void network(uint32_t id);
-  double max_answer_ms = 0;  // the longest hash + copy + compute of one answer (the benchmark reads it)
+  double max_answer_ms = 0;  // the longest hash + copy + conversion of one answer (the benchmark reads it)
   void answer(uint32_t id, const fetch_response& r) {
-    live.erase(id);
+    auto it = live.find(id);
+    if (it == live.end()) return;
+    fetch_sink* sink = it->second.sink;
+    live.erase(it);
     const double t0 = emscripten_get_now();
-    pack_stream_on_response(target, id, r, platform_now_seconds());
+    sink->on_fetch_response(id, r, platform_now_seconds());
     max_answer_ms = std::max(max_answer_ms, emscripten_get_now() - t0);
     if (on_event) on_event();
   }
@@ -135,13 +153,15 @@ void on_fetch_done(emscripten_fetch_t* f) {
   r.body = f->data;
   r.n = (size_t)f->numBytes;
   if (f->status == 206) r.content_range_start = content_range_start(f, q.begin);
-  if (f->status == 0) r.error = "the connection failed or was refused (offline, or the server does not allow this page to read it: CORS)";
+  if (f->status == 0) r.error = "no answer";
   g_fetch.answer(id, r);
   emscripten_fetch_close(f);
 }
 
 void on_fetch_progress(emscripten_fetch_t* f) {
-  pack_stream_on_progress(g_fetch.target, fetch_id(f), f->dataOffset + f->numBytes, platform_now_seconds());
+  auto it = g_fetch.live.find(fetch_id(f));
+  if (it == g_fetch.live.end() || it->second.fetch != f) return;
+  it->second.sink->on_fetch_progress(fetch_id(f), f->dataOffset + f->numBytes, platform_now_seconds());
   if (g_fetch.on_event) g_fetch.on_event();
 }
 
@@ -155,16 +175,18 @@ void web_fetch::network(uint32_t id) {
                           on_fetch_progress);
 }
 
-void web_fetch::fetch_start(uint32_t id, const std::string& url, uint64_t begin, uint64_t length, const std::string& key,
-                            bool cache_first) {
+uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) {
+  const uint32_t id = next_id++;
   web_request& q = live[id];
-  q.url = url;
-  q.key = key;
-  q.begin = begin;
-  q.length = length;
-  q.cache_first = cache_first;
-  if (!key.empty() && cache_first) js_idb_get(id, key.c_str());
+  q.sink = sink;
+  q.url = request.url;
+  q.key = request.cache_key;
+  q.begin = request.begin;
+  q.length = request.length;
+  q.cache_first = request.cache_first;
+  if (!q.key.empty() && q.cache_first) js_idb_get(id, q.key.c_str());
   else network(id);
+  return id;
 }
 
 // Emscripten 3.1.6's emscripten_fetch_close frees an in-flight fetch without aborting its XHR,
@@ -211,16 +233,20 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
   g_fetch.answer(id, r);
 }
 
-extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_store_failed(int quota) {
-  pack_stream_on_store_failed(g_fetch.target, quota == 1 ? "quota" : "unavailable");
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int failure) {
+  auto it = g_fetch.store_sinks.find(store);
+  if (it == g_fetch.store_sinks.end()) return;
+  fetch_sink* sink = it->second;
+  g_fetch.store_sinks.erase(it);
+  if (failure == 0) return;
+  sink->on_store_failed(failure == 1 ? "quota" : "unavailable");  // still there: forget_sink would have dropped it
   if (g_fetch.on_event) g_fetch.on_event();
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_answer_ms() { return g_fetch.max_answer_ms; }
 
-fetch_client* fetch_web_client(pack_stream* target, void (*on_event)()) {
+fetch_client* fetch_web_client(void (*on_event)()) {
   js_idb_open();
-  g_fetch.target = target;
   g_fetch.on_event = on_event;
   return &g_fetch;
 }

@@ -100,7 +100,7 @@ static void build_fonts(float ratio) {
 
 // [SECTION] the network: pack bytes arriving ask for frames (the loop sleeps otherwise)
 static void on_fetch_event() { g_frames_left = FRAMES_AFTER_EVENT; }
-fetch_client* platform_fetch_client(pack_stream* target) { return fetch_web_client(target, on_fetch_event); }
+fetch_client* platform_fetch_client() { return fetch_web_client(on_fetch_event); }
 
 // [SECTION] JS entry points
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_hash_change() {

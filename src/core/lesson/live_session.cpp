@@ -1,0 +1,118 @@
+// The live views' frame (see live_session.h).
+#include "core/lesson/live_session.h"
+
+#include <algorithm>
+
+#include "core/number_format.h"
+#include "core/source/pack_source.h"
+
+std::string live_location(const lab_state& s) { return s.pack.empty() ? LIVE_DEFAULT_PACK : s.pack; }
+
+static std::string list_text(const std::vector<int64_t>& v) {
+  std::string out;
+  for (int64_t i : v) out += (out.empty() ? "" : ",") + std::to_string(i);
+  return out;
+}
+
+live_choice live_resolve(const lab_state& s, const layer_source* src) {
+  live_choice c;
+  if (!src || src->phase() != SOURCE_READY) return c;
+  const source_model& m = src->model();
+  if (m.layers.empty() || m.probes.empty()) return c;
+  c.ready = true;
+  bool dropped = false;
+  for (int64_t l : s.pack_layers) {
+    const bool has = l <= INT32_MAX && m.find_layer((int)l) >= 0;
+    const bool dup = std::find(c.layers.begin(), c.layers.end(), (int)l) != c.layers.end();
+    if (has && !dup && c.layers.size() < LIVE_MAX_HIST_LAYERS) c.layers.push_back((int)l);
+    else dropped |= !dup || !has;
+  }
+  if (c.layers.empty()) {
+    // Every layer when they fit side by side, else the first, middle and last (as the lessons pick 0, 11, 23).
+    const size_t n = m.layers.size();
+    if (n <= LIVE_MAX_HIST_LAYERS) c.layers = m.layers;
+    else c.layers = {m.layers[0], m.layers[n / 2], m.layers[n - 1]};
+  }
+  if (dropped) {
+    std::vector<int64_t> shown(c.layers.begin(), c.layers.end());
+    c.fallbacks.push_back({"pl", list_text(s.pack_layers), list_text(shown)});
+  }
+  const bool layer_ok = s.layer >= 0 && s.layer <= INT32_MAX && m.find_layer((int)s.layer) >= 0;
+  c.layer = layer_ok ? (int)s.layer : c.layers[0];
+  if (s.layer >= 0 && !layer_ok) c.fallbacks.push_back({"layer", std::to_string(s.layer), std::to_string(c.layer)});
+  const bool probe_ok = s.probe >= 0 && s.probe < (int64_t)m.probes.size();
+  c.probe = probe_ok ? (int)s.probe : 0;
+  if (!probe_ok) c.fallbacks.push_back({"probe", std::to_string(s.probe), "0"});
+  c.tokens = (int)m.probes[c.probe].tokens.size();
+  c.perm = mlp_default_perm(c.tokens);
+  if (!s.perm.empty()) {
+    std::vector<int> p(s.perm.begin(), s.perm.end());
+    std::vector<int> sorted = p;
+    std::sort(sorted.begin(), sorted.end());
+    bool ok = (int)p.size() == c.tokens;
+    for (int i = 0; ok && i < c.tokens; i++) ok = sorted[i] == i;
+    if (ok) {
+      c.perm = p;
+    } else {
+      std::vector<int64_t> shown(c.perm.begin(), c.perm.end());
+      c.fallbacks.push_back({"perm", list_text(s.perm), list_text(shown)});
+    }
+  }
+  c.token = (int)std::min<int64_t>(std::max<int64_t>(s.token, 0), c.tokens - 1);
+  if (c.token != s.token) c.fallbacks.push_back({"tok", std::to_string(s.token), std::to_string(c.token)});
+  c.hist_token = s.hist_token >= 0 && s.hist_token < c.tokens ? (int)s.hist_token : -1;
+  if (c.hist_token != s.hist_token && s.hist_token >= 0) c.fallbacks.push_back({"htok", std::to_string(s.hist_token), "-1"});
+  c.unit = (int)std::min<int64_t>(std::max<int64_t>(s.unit, 0), m.intermediate - 1);
+  if (c.unit != s.unit) c.fallbacks.push_back({"unit", std::to_string(s.unit), std::to_string(c.unit)});
+  return c;
+}
+
+void live_session_close(live_session* ls) {
+  ls->source.reset();
+  ls->location.clear();
+  ls->gates = gate_activity();
+  ls->tokens = token_experiments();
+  ls->unit = unit_weights();
+  ls->fonts_asked = false;
+}
+
+live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, fetch_client* client, double now,
+                               double stall_seconds) {
+  const std::string location = live_location(s);
+  if (!ls->source || ls->location != location) {
+    live_session_close(ls);
+    ls->location = location;
+    pack_source_options o;
+    o.stall_seconds = stall_seconds;
+    ls->source.reset(new pack_source(client, location, now, o));
+  }
+  layer_source* src = ls->source.get();
+  live_choice c = live_resolve(s, src);
+  if (c.ready) {
+    // Results first, so that what arrived since the last frame is used before anything is evicted.
+    std::vector<int> gate_layers;
+    if (needs & LIVE_GATE_HISTOGRAMS) gate_layers = c.layers;
+    if ((needs & LIVE_UNIT_RULE) && std::find(gate_layers.begin(), gate_layers.end(), c.layer) == gate_layers.end())
+      gate_layers.push_back(c.layer);
+    const std::vector<int> missing = gate_activity_update(&ls->gates, src, gate_layers);
+    const bool whole = needs & (LIVE_TOKEN_EXPERIMENTS | LIVE_UNIT_RULE);
+    src->want(missing, whole ? c.layer : -1);
+    if (needs & LIVE_TOKEN_EXPERIMENTS) token_experiments_update(&ls->tokens, src, c.layer, c.probe, c.perm, c.token, s.delta);
+    if (needs & LIVE_UNIT_RULE) unit_weights_update(&ls->unit, src, c.layer, c.unit);
+  }
+  src->pump(now);
+  return c;
+}
+
+void live_apply_fallbacks(lab_state* s, const live_choice& c) {
+  for (const live_fallback& f : c.fallbacks) {
+    const std::string key = f.key;
+    if (key == "pl") s->pack_layers.assign(c.layers.begin(), c.layers.end());
+    if (key == "layer") s->layer = c.layer;
+    if (key == "probe") s->probe = c.probe;
+    if (key == "perm") s->perm.clear();  // empty: the lesson's order, which is what is shown
+    if (key == "tok") s->token = c.token;
+    if (key == "htok") s->hist_token = -1;
+    if (key == "unit") s->unit = c.unit;
+  }
+}

@@ -1,0 +1,68 @@
+// The live views' one way through the data: the state names a source of weights, the view says
+// what it needs, the source brings verified bytes, the lesson's modules compute from them, and
+// the panels and the mirror read the results. live_session_frame runs that walk once a frame.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/lab_state.h"
+#include "core/lesson/gate_activity.h"
+#include "core/lesson/token_experiments.h"
+#include "core/lesson/unit_weights.h"
+#include "core/source/layer_source.h"
+#include "core/stream/fetch_seam.h"
+
+#define LIVE_DEFAULT_PACK "packs/default/"  // the embedded default, beside the page
+enum { LIVE_MAX_HIST_LAYERS = 6 };          // side by side; more would be unreadable on a phone
+
+// Which of the lesson's results a view shows (a column of the view table, flags). The source is
+// asked for exactly what those need.
+enum live_needs {
+  LIVE_NEEDS_NOTHING = 0,
+  LIVE_GATE_HISTOGRAMS = 1,    // gate_activity on the layers shown (pl=): their gate matrices
+  LIVE_TOKEN_EXPERIMENTS = 2,  // token_experiments on the chosen layer (layer=): the layer whole
+  LIVE_UNIT_RULE = 4,          // unit_weights and the unit's silu(gate) on the chosen layer: the layer whole
+};
+
+// A link's value that does not fit this source, and what is shown instead.
+struct live_fallback {
+  const char* key;
+  std::string value, shown;
+};
+
+// The state's choices made concrete for this source (a link may name layers it does not have).
+struct live_choice {
+  bool ready = false;         // the source is open
+  std::vector<int> layers;    // model layer numbers the histograms show
+  int layer = -1;             // the per-token / weights views' layer (model number)
+  int probe = 0, tokens = 0;  // probe index and its token count
+  std::vector<int> perm;      // a valid permutation of the probe's tokens
+  int token = 0;              // the changed token
+  int hist_token = -1;        // the histograms' one token, or -1
+  int unit = 0;               // the weights view's unit
+  std::vector<live_fallback> fallbacks;
+};
+
+struct live_session {
+  std::string location;  // what `source` was opened with
+  std::unique_ptr<layer_source> source;
+  gate_activity gates;
+  token_experiments tokens;
+  unit_weights unit;
+  bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
+};
+
+// The URL a state's source opens ("packs/default/" when the link names none).
+std::string live_location(const lab_state& s);
+live_choice live_resolve(const lab_state& s, const layer_source* src);
+// Opens the source the state names (again when the link names another), resolves the choice,
+// tells the source what the view needs, pumps it, and brings the results up to date.
+live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, fetch_client* client, double now,
+                               double stall_seconds = 20.0);
+// Closes the source (its requests are cancelled) and forgets every result.
+void live_session_close(live_session* ls);
+// Rewrites the state's values that did not fit (c.fallbacks) to what is shown, so the link says
+// what the page shows.
+void live_apply_fallbacks(lab_state* s, const live_choice& c);

@@ -1,0 +1,369 @@
+// A weight pack as a layer source (see pack_source.h).
+#include "core/source/pack_source.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/checkpoint/dtype.h"
+
+pack_source::pack_source(fetch_client* client, const std::string& base_url, double now, pack_source_options options)
+    : client_(client), base_(base_url), options_(options) {
+  if (base_.empty() || base_.back() != '/') base_ += '/';
+  queue_.client = client;
+  queue_.sink = this;
+  queue_.stall_seconds = options.stall_seconds;
+  open_manifest(now);
+}
+
+pack_source::~pack_source() {
+  fetch_queue_close(&queue_);
+  if (phase_ == SOURCE_OPENING) client_->fetch_cancel(manifest_request_);
+  client_->forget_sink(this);
+}
+
+void pack_source::open_manifest(double now) {
+  phase_ = SOURCE_OPENING;
+  manifest_failure_ = source_failure();
+  manifest_progress_at_ = now;
+  fetch_request r;
+  r.url = base_ + PACK_MANIFEST_FILE;
+  // Network first (a teacher may have re-converted the pack); the cached copy only when offline.
+  r.cache_key = r.url;
+  r.cache_first = false;
+  manifest_request_ = client_->fetch_start(this, r);
+}
+
+std::string pack_source::cache_key(const pack_blob& b) const {
+  return base_ + b.file + "@" + std::to_string(b.offset) + "#" + pack_hash_hex(b.xxh3);
+}
+
+void pack_source::build_items() {
+  const pack_manifest& m = manifest_;
+  fetch_queue_close(&queue_);
+  info_.clear();
+  auto add = [&](item_kind kind, int probe, int layer, int part, const pack_blob& b) {
+    fetch_item it;
+    it.request.url = base_ + b.file;
+    it.request.begin = b.offset;
+    it.request.length = b.bytes;
+    it.request.cache_key = cache_key(b);
+    it.request.cache_first = true;
+    it.bytes = b.bytes;
+    it.owner_tag = (int)info_.size();
+    queue_.items.push_back(it);
+    info_.push_back({kind, probe, layer, part, b});
+  };
+  for (size_t p = 0; p < m.probes.size(); p++) {
+    add(ITEM_INPUT, (int)p, -1, -1, m.probes[p].input);
+    for (size_t l = 0; l < m.layers.size(); l++) add(ITEM_PRECOMPUTED, (int)p, (int)l, -1, m.probes[p].layers[l].silu_gate);
+  }
+  for (size_t l = 0; l < m.layers.size(); l++)
+    for (int part = 0; part < MLP_PART_COUNT; part++) add(ITEM_WEIGHT, -1, (int)l, part, m.layers[l].part[part]);
+  layers_.assign(m.layers.size(), resident_layer());
+  inputs_.assign(m.probes.size(), {});
+  precomputed_.assign(m.probes.size(), std::vector<std::vector<float>>(m.layers.size()));
+}
+
+void pack_source::want(const std::vector<int>& result_layers, int whole_layer) {
+  want_results_.clear();
+  for (int l : result_layers) {
+    const int i = manifest_.find_layer(l);
+    if (i >= 0 && std::find(want_results_.begin(), want_results_.end(), i) == want_results_.end()) want_results_.push_back(i);
+  }
+  want_whole_ = whole_layer >= 0 ? manifest_.find_layer(whole_layer) : -1;
+}
+
+// Which items the current wants need, and how soon: inputs, precomputed results, the whole
+// layer's gate, up, down, then the other gates in the order the view lists them (so the first
+// layer shown completes first at full bandwidth).
+void pack_source::mark_needs() {
+  for (size_t i = 0; i < queue_.items.size(); i++) {
+    fetch_item& it = queue_.items[i];
+    const item_info& in = info_[i];
+    const auto wanted = std::find(want_results_.begin(), want_results_.end(), in.layer_index);
+    const bool results = wanted != want_results_.end();
+    it.needed = false;
+    switch (in.kind) {
+      case ITEM_INPUT: it.needed = it.state != FETCH_ITEM_DONE, it.priority = 0; break;
+      case ITEM_PRECOMPUTED: it.needed = it.state != FETCH_ITEM_DONE && results, it.priority = 1; break;
+      case ITEM_WEIGHT: {
+        const resident_layer& L = layers_[in.layer_index];
+        if (L.has[in.part]) break;
+        if (in.layer_index == want_whole_) {
+          it.needed = true;
+          it.priority = 2 + in.part;
+        } else if (in.part == MLP_GATE && results) {
+          it.needed = true;
+          it.priority = 5 + (int)(wanted - want_results_.begin());
+        }
+        break;
+      }
+    }
+    // Done weights that were evicted are fetched again (from the cache) when needed.
+    if (in.kind == ITEM_WEIGHT && it.state == FETCH_ITEM_DONE && !layers_[in.layer_index].has[in.part]) it.state = FETCH_ITEM_IDLE;
+  }
+}
+
+bool pack_source::layer_loading(int li) const {
+  for (size_t i = 0; i < queue_.items.size(); i++)
+    if (info_[i].kind == ITEM_WEIGHT && info_[i].layer_index == li && queue_.items[i].state == FETCH_ITEM_LOADING) return true;
+  return false;
+}
+
+// Frees least recently used layers (never the one wanted whole, never one whose gate results are
+// still wanted, never one with a request in flight) until a new matrix of this layer fits the
+// byte budget. Bytes in flight count as resident.
+bool pack_source::make_room(int for_layer) {
+  auto occupied = [&]() {
+    uint64_t b = 0;
+    for (size_t i = 0; i < queue_.items.size(); i++) {
+      const item_info& in = info_[i];
+      if (in.kind != ITEM_WEIGHT) continue;
+      if (layers_[in.layer_index].has[in.part] || queue_.items[i].state == FETCH_ITEM_LOADING) b += in.blob.bytes;
+    }
+    return b;
+  };
+  uint64_t next = 0;
+  for (size_t i = 0; i < queue_.items.size(); i++)
+    if (info_[i].kind == ITEM_WEIGHT && info_[i].layer_index == for_layer) next = std::max<uint64_t>(next, info_[i].blob.bytes);
+  while (occupied() + next > options_.resident_bytes) {
+    int victim = -1;
+    for (size_t l = 0; l < layers_.size(); l++) {
+      const resident_layer& L = layers_[l];
+      const bool wanted = std::find(want_results_.begin(), want_results_.end(), (int)l) != want_results_.end();
+      if ((int)l == for_layer || (int)l == want_whole_ || wanted || !L.any() || layer_loading((int)l)) continue;
+      if (victim < 0 || L.last_used < layers_[victim].last_used) victim = (int)l;
+    }
+    if (victim < 0) return occupied() == 0;  // nothing to free: one layer may always load alone
+    layers_[victim] = resident_layer();
+    generation_++;
+  }
+  return true;
+}
+
+void pack_source::pump(double now) {
+  if (phase_ == SOURCE_OPENING && now - manifest_progress_at_ > options_.stall_seconds) {
+    client_->fetch_cancel(manifest_request_);
+    phase_ = SOURCE_FAILED;
+    manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
+    manifest_failure_.error.fault = STREAM_STALLED;
+    manifest_failure_.error.seconds = options_.stall_seconds;
+  }
+  if (phase_ != SOURCE_READY) return;
+  mark_needs();
+  int loading = fetch_queue_expire(&queue_, now);
+  while (loading < queue_.max_in_flight) {
+    fetch_item* it = fetch_queue_next(&queue_);
+    if (!it) break;
+    const item_info& in = info_[it->owner_tag];
+    if (in.kind == ITEM_WEIGHT && !make_room(in.layer_index)) break;
+    fetch_queue_start(&queue_, it, now);
+    loading++;
+  }
+}
+
+void pack_source::on_fetch_progress(uint32_t id, uint64_t loaded, double now) {
+  if (phase_ == SOURCE_OPENING && id == manifest_request_) manifest_progress_at_ = now;
+  fetch_queue_on_progress(&queue_, id, loaded, now);
+}
+
+// The blob's bytes out of an answer: the range itself (206, or the cache), or a slice of the
+// whole file (200 from a server that ignores Range). Null and *e set when they are not all there.
+static const unsigned char* pack_answer_bytes(const pack_blob& b, const fetch_response& r, stream_error* e) {
+  const unsigned char* body = (const unsigned char*)r.body;
+  if (r.from_cache) {
+    if (r.n != b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
+    return body;
+  }
+  if (r.status == 206) {
+    if (r.content_range_start != b.offset) return e->fault = STREAM_WRONG_RANGE, nullptr;
+    if (r.n < b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
+    return body;
+  }
+  if (r.status == 200) {
+    if (r.n < b.offset + b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.offset + b.bytes, nullptr;
+    return body + b.offset;
+  }
+  *e = stream_error_from_status(r.status, r.error);
+  return nullptr;
+}
+
+void pack_source::on_manifest(const fetch_response& r) {
+  manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
+  if (r.status != 200 && !r.from_cache) {
+    manifest_failure_.error = stream_error_from_status(r.status == 206 ? 0 : r.status, r.error);
+    phase_ = SOURCE_FAILED;
+    return;
+  }
+  const std::string text((const char*)r.body, r.n);
+  std::string err;
+  if (!pack_manifest_parse(text, &manifest_, &err)) {
+    manifest_failure_.error.fault = STREAM_FORMAT;
+    // The parser names the file first ("manifest.json: ..."): keep only its reason.
+    const std::string prefix = std::string(PACK_MANIFEST_FILE) + ": ";
+    manifest_failure_.error.detail = err.rfind(prefix, 0) == 0 ? err.substr(prefix.size()) : err;
+    phase_ = SOURCE_FAILED;
+    return;
+  }
+  manifest_from_cache_ = r.from_cache;
+  if (!r.from_cache) client_->cache_store(this, base_ + PACK_MANIFEST_FILE, text.data(), text.size());
+  model_ = source_model();
+  model_.model_id = manifest_.model_id;
+  model_.synthetic = manifest_.synthetic;
+  model_.hidden = manifest_.hidden;
+  model_.intermediate = manifest_.intermediate;
+  model_.num_layers = manifest_.num_layers;
+  for (const pack_layer& l : manifest_.layers) model_.layers.push_back(l.layer);
+  for (const pack_probe& p : manifest_.probes) model_.probes.push_back({p.label, p.tokens, p.pieces});
+  build_items();
+  phase_ = SOURCE_READY;
+  generation_++;
+}
+
+void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double now) {
+  (void)now;
+  if (phase_ == SOURCE_OPENING && id == manifest_request_) {
+    fetch_queue_count(&queue_, r);
+    on_manifest(r);
+    return;
+  }
+  fetch_item* it = fetch_queue_find(&queue_, id);
+  if (!it) return;  // cancelled, superseded, or another pack's late answer
+  fetch_queue_count(&queue_, r);
+  const item_info& in = info_[it->owner_tag];
+  stream_error e;
+  const unsigned char* bytes = pack_answer_bytes(in.blob, r, &e);
+  const size_t n = (size_t)in.blob.bytes;
+  std::string err;
+  // Each blob is hashed once: matrices while they are adopted, the rest here.
+  if (bytes && in.kind != ITEM_WEIGHT && !pack_verify_blob(in.blob, bytes, n, &err)) bytes = nullptr, e.fault = STREAM_CHECKSUM;
+  if (bytes && in.kind == ITEM_WEIGHT) {
+    resident_layer& L = layers_[in.layer_index];
+    if (!pack_matrix_from_bytes(in.blob, bytes, n, &L.part[in.part], &err)) {
+      bytes = nullptr;
+      e.fault = err.find("checksum") != std::string::npos ? STREAM_CHECKSUM : STREAM_FORMAT;
+      e.detail = err;
+    } else {
+      L.has[in.part] = true;
+      L.last_used = ++use_clock_;
+    }
+  }
+  if (!bytes) {
+    if (r.from_cache) return fetch_queue_refetch(it);  // a bad cached copy: ask the network
+    return fetch_queue_fail(&queue_, it, e);
+  }
+  if (in.kind == ITEM_INPUT) {
+    inputs_[in.probe].resize(n / 4);
+    std::memcpy(inputs_[in.probe].data(), bytes, n);
+  } else if (in.kind == ITEM_PRECOMPUTED) {
+    std::vector<float>& v = precomputed_[in.probe][in.layer_index];
+    v.resize(n / 2);
+    dtype_to_f32(ST_DTYPE_F16, bytes, v.size(), v.data());
+  }
+  fetch_queue_done(&queue_, it);
+  generation_++;
+  if (!r.from_cache) client_->cache_store(this, cache_key(in.blob), bytes, n);
+}
+
+void pack_source::cancel() {
+  if (phase_ == SOURCE_OPENING) {
+    client_->fetch_cancel(manifest_request_);
+    phase_ = SOURCE_FAILED;
+    manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
+    manifest_failure_.error.fault = STREAM_CANCELLED;
+  }
+  fetch_queue_cancel(&queue_);
+}
+
+void pack_source::retry(double now) {
+  if (phase_ == SOURCE_FAILED) return open_manifest(now);
+  fetch_queue_retry(&queue_);
+  pump(now);
+}
+
+const std::vector<float>* pack_source::probe_input(int probe) const {
+  if (phase_ != SOURCE_READY || probe < 0 || probe >= (int)inputs_.size() || inputs_[probe].empty()) return nullptr;
+  return &inputs_[probe];
+}
+
+const q8_matrix_view* pack_source::matrix(int layer, mlp_part part) {
+  const int li = phase_ == SOURCE_READY ? manifest_.find_layer(layer) : -1;
+  if (li < 0 || !layers_[li].has[part]) return nullptr;
+  layers_[li].last_used = ++use_clock_;
+  return &layers_[li].part[part].view;
+}
+
+const std::vector<float>* pack_source::precomputed_silu(int probe, int layer) const {
+  const int li = phase_ == SOURCE_READY ? manifest_.find_layer(layer) : -1;
+  if (li < 0 || probe < 0 || probe >= (int)precomputed_.size() || precomputed_[probe][li].empty()) return nullptr;
+  return &precomputed_[probe][li];
+}
+
+// The manifest's own counts (at the lessons' threshold, all tokens of all probes): a histogram
+// the moment the manifest is in, before any other byte.
+bool pack_source::summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
+                                    std::vector<int64_t>* histogram) const {
+  const int li = phase_ == SOURCE_READY ? manifest_.find_layer(layer) : -1;
+  if (li < 0) return false;
+  *total = *open = *negative = 0;
+  histogram->assign(PACK_HIST_BINS, 0);
+  for (const pack_probe& p : manifest_.probes) {
+    const pack_probe_layer& pl = p.layers[li];
+    const int64_t n = (int64_t)p.tokens.size() * manifest_.intermediate;
+    *total += n;
+    *open += (int64_t)(pl.open * (double)n + 0.5);
+    *negative += (int64_t)(pl.negative * (double)n + 0.5);
+    for (int b = 0; b < PACK_HIST_BINS; b++) (*histogram)[b] += pl.histogram[b];
+  }
+  return true;
+}
+
+source_progress pack_source::progress(int layer) const {
+  source_progress p;
+  const int li = layer >= 0 ? manifest_.find_layer(layer) : -1;
+  if (layer >= 0 && li < 0) return p;
+  for (size_t i = 0; i < queue_.items.size(); i++) {
+    const fetch_item& it = queue_.items[i];
+    const item_info& in = info_[i];
+    if (li >= 0 && in.layer_index != li) continue;
+    const bool done = it.state == FETCH_ITEM_DONE;
+    const bool wanted_results = std::find(want_results_.begin(), want_results_.end(), in.layer_index) != want_results_.end();
+    const bool counts = done ? (in.kind != ITEM_PRECOMPUTED || wanted_results) : it.needed || it.state == FETCH_ITEM_LOADING;
+    if (!counts) continue;
+    p.total += it.bytes;
+    p.loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
+    p.failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
+    p.loading += it.state == FETCH_ITEM_LOADING;
+  }
+  p.paused = queue_.paused;
+  return p;
+}
+
+std::vector<source_failure> pack_source::failures() const {
+  std::vector<source_failure> out;
+  if (phase_ == SOURCE_FAILED) out.push_back(manifest_failure_);
+  for (size_t i = 0; i < queue_.items.size(); i++) {
+    const fetch_item& it = queue_.items[i];
+    if (it.state != FETCH_ITEM_FAILED) continue;
+    const std::string& file = info_[i].blob.file;
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const source_failure& f) {
+      return f.file == file && f.error.fault == it.error.fault && f.error.detail == it.error.detail;
+    });
+    if (!seen) out.push_back({file, it.request.url, it.error});
+  }
+  return out;
+}
+
+uint64_t pack_source::resident_bytes() const {
+  uint64_t b = 0;
+  for (size_t l = 0; l < layers_.size(); l++)
+    for (int p = 0; p < MLP_PART_COUNT; p++)
+      if (layers_[l].has[p]) b += manifest_.layers[l].part[p].bytes;
+  return b;
+}
+
+int pack_source::resident_layers() const {
+  int n = 0;
+  for (const resident_layer& L : layers_) n += L.any();
+  return n;
+}

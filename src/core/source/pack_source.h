@@ -1,0 +1,97 @@
+// A converted weight pack as a layer source (layer_source.h; format: docs/pack.md): the manifest,
+// then the probes' inputs, the precomputed silu(gate) of the layers shown, the gate matrices of
+// those layers, and up and down only for a layer a view needs whole. Scheduling (order, two in
+// flight, stalls) is fetch_queue's; this file answers: it checks each answer's bytes against the
+// manifest's xxh3 once, converts them, keeps them resident within a byte budget (least recently
+// used go first) and stores verified blobs in the cache, never unverified ones.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/pack/pack_format.h"
+#include "core/pack/pack_read.h"
+#include "core/source/layer_source.h"
+#include "core/stream/fetch_queue.h"
+
+// Weights resident at once: four layers of Qwen3.5-0.8B (3 x 3.5 MiB each), whatever their shape.
+#define PACK_SOURCE_RESIDENT_BYTES (4ull * 3 * 3670272)
+
+struct pack_source_options {
+  double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
+  uint64_t resident_bytes = PACK_SOURCE_RESIDENT_BYTES;
+};
+
+struct pack_source final : layer_source, fetch_sink {
+  pack_source(fetch_client* client, const std::string& base_url, double now, pack_source_options options = {});
+  ~pack_source() override;
+
+  // [SECTION] layer_source
+  source_phase phase() const override { return phase_; }
+  const std::string& location() const override { return base_; }
+  const source_model& model() const override { return model_; }
+  void want(const std::vector<int>& result_layers, int whole_layer) override;
+  void pump(double now) override;
+  void cancel() override;
+  void retry(double now) override;
+  uint64_t generation() const override { return generation_; }
+  const std::vector<float>* probe_input(int probe) const override;
+  const q8_matrix_view* matrix(int layer, mlp_part part) override;
+  const std::vector<float>* precomputed_silu(int probe, int layer) const override;
+  bool summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
+                         std::vector<int64_t>* histogram) const override;
+  source_progress progress(int layer) const override;
+  std::vector<source_failure> failures() const override;
+  std::string storage_notice() const override { return storage_notice_; }
+  uint64_t bytes_from_network() const override { return queue_.bytes_network; }
+  uint64_t bytes_from_cache() const override { return queue_.bytes_cache; }
+  uint64_t resident_bytes() const override;
+
+  // [SECTION] fetch_sink
+  void on_fetch_progress(uint32_t id, uint64_t loaded, double now) override;
+  void on_fetch_response(uint32_t id, const fetch_response& r, double now) override;
+  void on_store_failed(const std::string& why) override { storage_notice_ = why; }
+
+  const pack_manifest& manifest() const { return manifest_; }
+  bool manifest_from_cache() const { return manifest_from_cache_; }
+  int resident_layers() const;
+
+ private:
+  enum item_kind { ITEM_INPUT, ITEM_PRECOMPUTED, ITEM_WEIGHT };
+  struct item_info { item_kind kind; int probe, layer_index, part; pack_blob blob; };
+  struct resident_layer {
+    pack_matrix part[MLP_PART_COUNT];
+    bool has[MLP_PART_COUNT] = {false, false, false};
+    uint64_t last_used = 0;
+    bool any() const { return has[0] || has[1] || has[2]; }
+  };
+
+  void open_manifest(double now);
+  void on_manifest(const fetch_response& r);
+  void build_items();
+  void mark_needs();
+  bool make_room(int layer_index);
+  bool layer_loading(int layer_index) const;
+  std::string cache_key(const pack_blob& b) const;
+
+  fetch_client* client_;
+  std::string base_;
+  pack_source_options options_;
+  source_phase phase_ = SOURCE_OPENING;
+  uint32_t manifest_request_ = 0;
+  double manifest_progress_at_ = 0;
+  source_failure manifest_failure_;
+  bool manifest_from_cache_ = false;
+  pack_manifest manifest_;
+  source_model model_;
+  fetch_queue queue_;
+  std::vector<item_info> info_;                              // parallel to queue_.items
+  std::vector<resident_layer> layers_;                       // one per manifest layer
+  std::vector<std::vector<float>> inputs_;                   // [probe] (T, hidden)
+  std::vector<std::vector<std::vector<float>>> precomputed_; // [probe][layer index] (T, inter)
+  std::vector<int> want_results_;                            // layer indices
+  int want_whole_ = -1;                                      // layer index
+  uint64_t use_clock_ = 0, generation_ = 1;
+  std::string storage_notice_;
+};

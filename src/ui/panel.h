@@ -1,0 +1,28 @@
+// What every panel is: one row in panels.inc naming five functions with one signature each, so
+// the app draws any view the same way (chips' ui_*_init/draw/discard, with the memory a panel
+// keeps between frames behind `self`).
+//   void* P_init()                               its own memory, or null when it keeps none
+//   void  P_keys(void* self, panel_frame* f)     keyboard, before drawing, unless a field has the keys
+//   void  P_draw(void* self, panel_frame* f)     draws into the current window, edits f->state
+//   bool  P_animating(const void* self, double now)  true while it changes by itself (playing)
+//   void  P_free(void* self)
+#pragma once
+
+#include "core/lab_state.h"
+#include "core/lesson/live_session.h"
+
+struct panel_frame {
+  lab_state* state;           // what the panel shows and edits (the link)
+  live_session* live;         // where a live view's weights and results are (no source for the others)
+  const live_choice* choice;  // the state's choices resolved for that source (not ready for the others)
+  double now;                 // seconds
+};
+
+#define PANEL(view, prefix)                              \
+  void* prefix##_init();                                 \
+  void prefix##_keys(void* self, panel_frame* f);        \
+  void prefix##_draw(void* self, panel_frame* f);        \
+  bool prefix##_animating(const void* self, double now); \
+  void prefix##_free(void* self);
+#include "ui/panels.inc"
+#undef PANEL
