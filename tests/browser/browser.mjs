@@ -73,7 +73,7 @@ export async function waitForMirror(page, text, timeout = 5000) {
     .catch(async () => { throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`); });
 }
 
-// The page's records once three animation frames in a row drew the same ones: a wait on the
+// The page's records once two animation frames in a row drew the same ones: a wait on the
 // page's own state, not on a clock (SwiftShader at 3x draws slowly, layouts settle over frames).
 export async function settledItems(page, timeout = 15000) {
   await page.evaluate(() => { window.labSettle = { last: "", same: 0 }; });
@@ -81,7 +81,7 @@ export async function settledItems(page, timeout = 15000) {
     const now = JSON.stringify(window.labItems()), s = window.labSettle;
     s.same = now === s.last ? s.same + 1 : 0;
     s.last = now;
-    return s.same >= 2 && now;
+    return s.same >= 1 && now;
   }, null, { polling: "raf", timeout }).catch(() => { throw new Error("the page never settled"); });
   return JSON.parse(await handle.jsonValue());
 }
