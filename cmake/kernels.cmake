@@ -1,15 +1,10 @@
-# Kernels (issue 3): the q8 weight format, the SwiGLU/SiLU kernels (scalar references and wasm
-# SIMD128 twins), their Catch2 tests (inside core_tests) and the benchmark (tools/bench/run.sh).
+# Kernels (issue 3): the compile flags of the q8 format and the SwiGLU/SiLU kernels (scalar
+# references and wasm SIMD128 twins), their Catch2 tests (inside core_tests) and the benchmark
+# (tools/bench/run.sh).
 # Included at the end of the top-level CMakeLists.txt; works for both the native and the
 # Emscripten build.
 
-target_sources(swiglu_core PRIVATE
-  src/core/quant/q8_format.cpp
-  src/core/kernels/kernels_ref.cpp
-  src/core/kernels/kernels_wasmsimd.cpp
-  src/core/kernels/kernels_registry.cpp
-  src/core/kernels/swiglu_layer.cpp
-)
+# (The sources are in the core's list, top-level CMakeLists.txt; their flags are set here.)
 target_sources(core_tests PRIVATE tests/kernels/test_kernels.cpp)
 
 # No contraction of a*b+c into FMA anywhere in the kernels: wasm SIMD128 has no FMA, so native

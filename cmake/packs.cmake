@@ -1,46 +1,10 @@
-# Weight packs (issue 6): checkpoint reading (safetensors, config.json, index), the pack format,
-# converter and reader, the experiments on real layers; the CLI commands convert / stats /
-# permute, the synthetic checkpoint tool, the default pack, their tests and the fuzz target.
+# Weight packs (issue 6): the tests of checkpoint reading and the pack format, converter and
+# reader; the CLI commands convert / stats / permute, the synthetic checkpoint tool, the default
+# pack, and the fuzz targets.
 # Included at the end of the top-level CMakeLists.txt, after kernels.cmake.
 
-# nlohmann-json and xxHash are header-only Debian packages. em++ must not see /usr/include
-# (glibc headers), so both builds reach them through a folder of links (TOOLCHAIN.md).
-set(SYS_LINK_DIR ${CMAKE_BINARY_DIR}/sys-include)
-file(MAKE_DIRECTORY ${SYS_LINK_DIR})
-foreach(h nlohmann xxhash.h)
-  if(NOT EXISTS /usr/include/${h})
-    message(FATAL_ERROR "/usr/include/${h} not found: run tools/setup.sh (nlohmann-json3-dev, libxxhash-dev)")
-  endif()
-  if(NOT EXISTS ${SYS_LINK_DIR}/${h})
-    file(CREATE_LINK /usr/include/${h} ${SYS_LINK_DIR}/${h} SYMBOLIC)
-  endif()
-endforeach()
-
-target_sources(swiglu_core PRIVATE
-  src/core/io/byte_source.cpp
-  src/core/checkpoint/dtype.cpp
-  src/core/checkpoint/safetensors.cpp
-  src/core/checkpoint/model_config.cpp
-  src/core/checkpoint/checkpoint.cpp
-  src/core/checkpoint/synthetic_checkpoint.cpp
-  src/core/pack/pack_format.cpp
-  src/core/pack/pack_read.cpp
-  src/core/pack/pack_build.cpp
-  src/core/pack/pack_stats.cpp
-  src/core/pack/mlp_experiments.cpp
-  src/core/stream/stream_error.cpp
-  src/core/stream/fetch_queue.cpp
-  src/core/source/layer_source.cpp
-  src/core/source/pack_source.cpp
-  src/core/lesson/gate_activity.cpp
-  src/core/lesson/token_experiments.cpp
-  src/core/lesson/unit_weights.cpp
-  src/core/lesson/live_session.cpp
-  src/core/live_view.cpp
-)
-target_include_directories(swiglu_core PRIVATE ${SYS_LINK_DIR})
-# The core calls nlohmann only in ways that cannot throw (json::parse(..., false), every type
-# checked before get<>): the page's build has exception catching off, where a throw would abort.
+# The core's sources (checkpoint/, pack/, stream/, io/) and the header-only links (SYS_LINK_DIR)
+# are listed in the top-level CMakeLists.txt.
 
 target_sources(core_tests PRIVATE
   tests/packs/dtype_test.cpp
@@ -108,10 +72,15 @@ if(SWIGLU_FUZZ AND NOT EMSCRIPTEN)
     target_include_directories(fuzz_${t} PRIVATE ${SYS_LINK_DIR})
     math(EXPR i "${i} + 1")
   endforeach()
+  # The whole pack from bytes: manifest, blobs, loaders and the kernels behind them.
+  add_executable(fuzz_pack tests/fuzz/fuzz_pack.cpp)
+  target_compile_options(fuzz_pack PRIVATE ${FUZZ_FLAGS} -fsanitize=fuzzer)
+  target_link_options(fuzz_pack PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_libraries(fuzz_pack PRIVATE swiglu_core)
 endif()
 set(SWIGLU_FUZZ_DIR "" CACHE PATH "a build-fuzz tree (tools/fuzz.sh); enables the corpus replay tests")
 if(SWIGLU_FUZZ_DIR AND NOT EMSCRIPTEN AND NOT SWIGLU_FUZZ)
-  foreach(t ${FUZZ_TARGETS})
+  foreach(t ${FUZZ_TARGETS} pack)
     add_test(NAME fuzz_replay_${t} COMMAND ${SWIGLU_FUZZ_DIR}/fuzz_${t} -runs=0 ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${t})
   endforeach()
 endif()

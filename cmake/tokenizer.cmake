@@ -11,13 +11,7 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(SWIGLU_TOK_DEPS REQUIRED IMPORTED_TARGET libpcre2-8 libutf8proc)
 find_path(NLOHMANN_JSON_INCLUDE nlohmann/json.hpp REQUIRED)
 
-add_library(swiglu_tokenizer STATIC
-  src/core/tokenizer/bpe_load.cpp
-  src/core/tokenizer/bpe_encode.cpp
-  src/core/tokenizer/bpe_decode.cpp
-  src/core/tokenizer/tok_regex.cpp
-  src/core/tokenizer/tok_text.cpp
-)
+add_library(swiglu_tokenizer STATIC ${SWIGLU_TOKENIZER_SOURCES})  # listed in CMakeLists.txt
 target_include_directories(swiglu_tokenizer PUBLIC src PRIVATE ${NLOHMANN_JSON_INCLUDE})
 target_link_libraries(swiglu_tokenizer PRIVATE PkgConfig::SWIGLU_TOK_DEPS)
 

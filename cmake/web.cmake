@@ -58,6 +58,7 @@ add_executable(swiglu_lab
   ${SHADER_SOURCES}
 )
 target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends)
+set_source_files_properties(${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_OPTIONS -w)  # third party
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
 target_link_options(swiglu_lab PRIVATE

@@ -81,6 +81,38 @@ export async function waitForMirror(page, text, timeout = 5000) {
     .catch(async () => { throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`); });
 }
 
+// The page's records once two animation frames in a row drew the same ones: a wait on the
+// page's own state, not on a clock (SwiftShader at 3x draws slowly, layouts settle over frames).
+export async function settledItems(page, timeout = 15000) {
+  await page.evaluate(() => { window.labSettle = { last: "", same: 0 }; });
+  const handle = await page.waitForFunction(() => {
+    const now = JSON.stringify(window.labItems()), s = window.labSettle;
+    s.same = now === s.last ? s.same + 1 : 0;
+    s.last = now;
+    return s.same >= 1 && now;
+  }, null, { polling: "raf", timeout }).catch(() => { throw new Error("the page never settled"); });
+  return JSON.parse(await handle.jsonValue());
+}
+
+// Presses `key` and waits until the focus moves off the control that had it, or until the page
+// has drawn 4 frames since the press without moving it (a disabled button that lost the focus
+// may need a second Tab): frames drawn, not time, so a slow SwiftShader frame cannot cut it short.
+export async function pressAndWaitForFocus(page, key, timeout = 10000) {
+  const before = await page.evaluate(() => { window.labFramesSinceKey = 0; return window.labFocused(); });
+  await page.keyboard.press(key);
+  await page.waitForFunction((b) => window.labFocused() !== b || ++window.labFramesSinceKey > 4, before,
+    { polling: "raf", timeout });
+}
+
+// Waits until `condition()` (Node-side state, such as the server's request log) is true.
+export async function waitUntil(condition, what, timeout = 5000) {
+  const end = Date.now() + timeout;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));  // a poll of the condition, not a wait for time
+  }
+}
+
 export async function itemCenter(page, name) {
   const r = await page.evaluate((n) => window.labItemRect(n), name);
   if (!r) throw new Error(`no widget named "${name}" on screen`);

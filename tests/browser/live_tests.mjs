@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem, startServer, viewTable } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, startServer, settledItems, waitUntil, viewTable } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;  // SwiftShader on two cores: three 3.5 MB gates verified and computed
 const weightRequests = (log) => log.filter((r) => r.path.endsWith(".q8"));
@@ -191,10 +191,10 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
       await waitForMirror(page, "= exactly 0", LIVE_TIMEOUT);
       await page.waitForFunction(() => true);
       const fonts = () => site.log.filter((r) => r.path.startsWith("/fonts/")).map((r) => r.path);
-      for (let i = 0; i < 50 && fonts().length < 2; i++) await page.waitForTimeout(100);
+      await waitUntil(() => fonts().length >= 2, "the full fonts to be fetched").catch(() => {});
       expect(fonts().length === 2, "the full fonts were not fetched: " + fonts());
       expectIncludes(await mirror(page), "Привет", "mirror");
-      await page.waitForTimeout(500);
+      await settledItems(page);  // drawn with the full fonts
       await shot(page, "live-perm-scripts");
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
@@ -212,7 +212,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
         if (view === "perm") await waitForMirror(page, lang === "zh" ? "恰好为 0" : "exactly 0", LIVE_TIMEOUT);
         else if (view === "weights") await page.waitForFunction(() => window.labItemRect("weights-heatmap"), null, { timeout: LIVE_TIMEOUT });
         else await waitForMirror(page, lang === "zh" ? "第 23 层：(实时)" : "Layer 23: (live)", LIVE_TIMEOUT);
-        await page.waitForTimeout(300);
+        await settledItems(page);
         await shot(page, `live-${view}-${lang}-${phone ? "phone" : "desktop"}`);
         await page.context().close();
       });

@@ -5,7 +5,8 @@
 //   node tests/browser/run.mjs --site build-wasm/site [--only NAME]
 import fs from "node:fs";
 import path from "node:path";
-import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, viewTable } from "./browser.mjs";
+import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, settledItems,
+  pressAndWaitForFocus, viewTable } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 
 const args = process.argv.slice(2);
@@ -231,8 +232,7 @@ test("a lost WebGL context (phones drop them) comes back with the same view", as
 async function tabTo(page, name, back = false) {
   for (let i = 0; i < 40; i++) {
     if ((await page.evaluate(() => window.labFocused())) === name) return;
-    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
-    await page.waitForTimeout(80);
+    await pressAndWaitForFocus(page, back ? "Shift+Tab" : "Tab");
   }
   throw new Error(`Tab never reached "${name}"`);
 }
@@ -242,8 +242,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
   await page.locator("#canvas").focus();
   const order = [];
   for (let i = 0; i < 40; i++) {
-    await page.keyboard.press("Tab");
-    await page.waitForTimeout(60);
+    await pressAndWaitForFocus(page, "Tab");
     const name = await page.evaluate(() => window.labFocused());
     if (name && order[order.length - 1] !== name) order.push(name);
     if (name === "x2") break;
@@ -300,18 +299,6 @@ const VIEWS = [
 for (const v of viewTable().filter((v) => !v.live))
   if (!VIEWS.some((x) => x.fragment.includes("view=" + v.name + "&") || x.fragment.endsWith("view=" + v.name)))
     throw new Error(`view ${v.name} (src/core/views.inc) has no reachability case in tests/browser/run.mjs`);
-
-// The page's records once two reads 100 ms apart agree (SwiftShader at 3x draws slowly).
-async function settledItems(page) {
-  let before = "";
-  for (let i = 0; i < 50; i++) {
-    await page.waitForTimeout(100);
-    const now = await page.evaluate(() => JSON.stringify(window.labItems()));
-    if (now === before) return JSON.parse(now);
-    before = now;
-  }
-  throw new Error("the page never settled");
-}
 
 async function scrollThrough(page, what, screen) {
   const seen = new Set();

@@ -27,6 +27,18 @@ run(2 ${CLI} stats)
 run(1 ${CLI} stats --pack ${WORK}/no-such-pack)
 expect("manifest.json" "${err}")
 
+# A 1.5 KB manifest claiming hidden 65536 / intermediate 262144 over files of a few bytes (found by
+# fuzzing): a clear error and exit 1, not 17 GB asked of the allocator. Under a 4 GB address-space
+# limit, as on a small machine, the old reader died of an uncaught std::bad_alloc.
+file(REMOVE_RECURSE ${WORK}/huge-claims)
+file(MAKE_DIRECTORY ${WORK}/huge-claims)
+configure_file(${SRC}/tests/packs/fixtures/huge_claims.manifest.json ${WORK}/huge-claims/manifest.json COPYONLY)
+foreach(f layer-000-gate.q8 layer-000-up.q8 layer-000-down.q8 probes.bin)
+  file(WRITE ${WORK}/huge-claims/${f} "a few bytes, not weights")
+endforeach()
+run(1 sh -c "ulimit -v 4000000 && exec \"$0\" stats --pack \"$1\"" ${CLI} ${WORK}/huge-claims)
+expect("swiglu stats: ${WORK}/huge-claims: layer-000-gate.q8: 24 bytes, too short for the 17180917824 bytes" "${err}")
+
 # [SECTION] convert: a Llama-named, sharded F16 checkpoint, all layers, two probes
 file(REMOVE_RECURSE ${WORK})
 run(0 ${MAKE_CKPT} --out ${WORK}/llama --naming llama --hidden 96 --intermediate 256 --num-layers 3 --vocab 50

@@ -1,14 +1,19 @@
-// Kernel tests: every variant in the registries (src/core/kernels/kernels_registry.cpp) against its
-// scalar reference, at tile edges and primes; per-token determinism of the layer; layer accuracy
-// against a double reference on the dequantized weights. Fresh random seed per run, printed on
-// failure (INFO). Runs natively (SIMDe) and as wasm under Node: ctest -R core_tests.
+// Kernel tests: every variant in the registries (src/core/kernels/kernels_registry.cpp) at sizes
+// its own tile fields give (tile - 1, tile, tile + 1, multiples) and at primes; each reference
+// against a double computation written here, each fast variant against its reference (never a
+// reference against itself); per-token determinism of the layer; layer accuracy against a double
+// reference on the dequantized weights. The seed is Catch's --rng-seed (ctest passes
+// `--rng-seed time`), printed once and on failure: rerun with --rng-seed N to reproduce.
+// Runs natively (SIMDe) and as wasm under Node: ctest -R core_tests.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,12 +25,36 @@ static const double kTolSiluAbs = 1e-6;     // issue target, on [-30, 30] agains
 static const double kTolSwigluRel = 4e-7;   // |h - h_ref| <= tol * (|h_ref| + 1e-30): silu error times u
 static const double kTolLayerF32 = 1e-5;    // issue target: max abs err / max abs output
 static const double kTolLayerQ16 = 2e-3;    // q16 path: activation rounding, ~1e-4 typical
+static const double kTolQs16Steps = 0.51;   // |xq * xs - x| in steps of xs: half a step, plus f32 rounding at qmax
 
 // [SECTION] helpers
 static unsigned test_seed() {
-  static std::random_device rd;
-  return rd();
+  const unsigned seed = Catch::rngSeed();
+  static bool printed = false;
+  if (!printed) std::printf("kernel tests: seed %u (rerun with --rng-seed %u)\n", seed, seed);
+  printed = true;
+  return seed;
 }
+
+// Sizes at a tile's edges: 1, tile - 1, tile, tile + 1, multiples and one past them, then primes
+// that fall between tiles (the issue's "tile-1, tile, tile+1, multiples, primes").
+static std::vector<int> tile_sizes(int tile, std::initializer_list<int> primes) {
+  std::set<int> s = {1, tile - 1, tile, tile + 1, 2 * tile, 2 * tile + 1, 3 * tile - 1, 4 * tile};
+  s.insert(primes.begin(), primes.end());
+  s.erase(0);
+  return std::vector<int>(s.begin(), s.end());
+}
+
+// Every size each variant of an op tiles by, so one matrix serves them all.
+template <class V>
+static std::vector<int> registry_sizes(const V* vars, int count, int V::*field, std::initializer_list<int> primes) {
+  std::set<int> s;
+  for (int i = 0; i < count; i++)
+    for (int n : tile_sizes(vars[i].*field, primes)) s.insert(n);
+  return std::vector<int>(s.begin(), s.end());
+}
+
+static double silu_d(double z) { return z / (1.0 + std::exp(-z)); }
 
 static std::vector<float> random_vec(std::mt19937& rng, size_t n, float scale) {
   std::normal_distribution<float> d(0.0f, scale);
@@ -69,10 +98,10 @@ static std::vector<float> layer_run(const swiglu_layer_variant* v, const swiglu_
   return y;
 }
 
-// Sizes at, below, above and at multiples of the tiles (4 rows, 8 columns, 1-3 tokens), and primes.
-static const int kRows[] = {1, 3, 4, 5, 8, 12, 13, 31, 64};
-static const int kCols[] = {1, 7, 8, 9, 16, 24, 29, 64, 67, 257, 1031};  // 1031: past a w16 chunk
-static const int kTokens[] = {1, 2, 3, 4, 5, 6, 7, 12, 13, 16, 17, 67};
+// The format's own tiles (Q8_PANEL_ROWS x Q8_PANEL_COLS) drive the round-trip sizes; the gemm
+// tests take each registry's panel_rows, block_cols and token_tile (tile_sizes above).
+static const std::vector<int> kRows = tile_sizes(Q8_PANEL_ROWS, {13, 31});
+static const std::vector<int> kCols = tile_sizes(Q8_PANEL_COLS, {29, 67, 257, 1031});  // 1031: past a w16 chunk
 
 // [SECTION] quantization format
 TEST_CASE("q8 quantize/dequantize round trip", "[kernels][quant]") {
@@ -168,28 +197,42 @@ TEST_CASE("q8_gemm_f32 variants match the double reference", "[kernels][gemm]") 
   const unsigned seed = test_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
-  for (int N : kRows)
-    for (int K : kCols) {
+  const q8_gemm_f32_variant* vars = q8_gemm_f32_variants;
+  const int count = q8_gemm_f32_variant_count;
+  const std::vector<int> rows = registry_sizes(vars, count, &q8_gemm_f32_variant::panel_rows, {13, 31});
+  const std::vector<int> cols = registry_sizes(vars, count, &q8_gemm_f32_variant::block_cols, {29, 67, 257, 1031});
+  const std::vector<int> tokens = registry_sizes(vars, count, &q8_gemm_f32_variant::token_tile, {7, 13, 17, 67});
+  for (int N : rows)
+    for (int K : cols) {
       auto w = random_vec(rng, (size_t)N * K, 1.0f);
       q8_matrix_owned m;
       REQUIRE(q8_matrix_owned_init(&m, w.data(), N, K) == Q8_OK);
-      for (int T : kTokens) {
+      for (int T : tokens) {
         auto x = random_vec(rng, (size_t)T * K, 1.0f);
-        std::vector<float> yref((size_t)T * N);
-        q8_gemm_f32_ref(&m.view, x.data(), T, yref.data());
-        for (int vi = 0; vi < q8_gemm_f32_variant_count; vi++) {
-          const q8_gemm_f32_variant& var = q8_gemm_f32_variants[vi];
+        // The product in double, here, from the blob's int8 values and scales: every variant,
+        // the reference included, is held to it.
+        std::vector<double> yd((size_t)T * N), mag((size_t)T * N);
+        for (int t = 0; t < T; t++)
+          for (int n = 0; n < N; n++) {
+            double acc = 0.0, a = 0.0;
+            for (int k = 0; k < K; k++) {
+              const double p = (double)q8_matrix_at(&m.view, n, k) * m.view.scales[n] * x[(size_t)t * K + k];
+              acc += p;
+              a += std::fabs(p);
+            }
+            yd[(size_t)t * N + n] = acc;
+            mag[(size_t)t * N + n] = a;
+          }
+        for (int vi = 0; vi < count; vi++) {
+          const q8_gemm_f32_variant& var = vars[vi];
           INFO(var.name << " N " << N << " K " << K << " T " << T);
           std::vector<float> y((size_t)T * N, NAN);
           var.fn(&m.view, x.data(), T, y.data());
-          for (int t = 0; t < T; t++)
-            for (int n = 0; n < N; n++) {
-              double mag = 0.0;
-              for (int k = 0; k < K; k++)
-                mag += std::fabs((double)q8_matrix_at(&m.view, n, k) * m.view.scales[n] * x[(size_t)t * K + k]);
-              const double err = std::fabs((double)y[(size_t)t * N + n] - yref[(size_t)t * N + n]);
-              REQUIRE(err <= kTolGemmF32 * mag + 1e-30);
-            }
+          for (size_t i = 0; i < y.size(); i++) {
+            // The reference accumulates in double: only its final rounding to f32 differs.
+            const double tol = var.is_ref ? 1e-12 * mag[i] + std::fabs(yd[i]) * FLT_EPSILON : kTolGemmF32 * mag[i] + 1e-30;
+            REQUIRE(std::fabs((double)y[i] - yd[i]) <= tol);
+          }
         }
       }
       q8_matrix_owned_free(&m);
@@ -200,19 +243,42 @@ TEST_CASE("f32_qs16 and q8_gemm_q16 variants match their references bit for bit"
   const unsigned seed = test_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
-  for (int N : kRows)
-    for (int K : kCols) {
+  const q8_gemm_q16_variant* vars = q8_gemm_q16_variants;
+  const int count = q8_gemm_q16_variant_count;
+  const std::vector<int> rows = registry_sizes(vars, count, &q8_gemm_q16_variant::panel_rows, {13, 31});
+  std::vector<int> cols = registry_sizes(vars, count, &q8_gemm_q16_variant::block_cols, {29, 67, 257, 1031});
+  for (int K : registry_sizes(f32_qs16_variants, f32_qs16_variant_count, &f32_qs16_variant::tile, {})) cols.push_back(K);
+  std::sort(cols.begin(), cols.end());
+  cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  const std::vector<int> tokens = registry_sizes(vars, count, &q8_gemm_q16_variant::token_tile, {7, 13, 17, 67});
+  for (int N : rows)
+    for (int K : cols) {
       auto w = random_vec(rng, (size_t)N * K, 1.0f);
       q8_matrix_owned m;
       REQUIRE(q8_matrix_owned_init(&m, w.data(), N, K) == Q8_OK);
       const int Kp = m.view.cols_padded;
-      for (int T : kTokens) {
+      for (int T : tokens) {
         auto x = random_vec(rng, (size_t)T * K, 3.0f);
         if (T > 2) std::fill(x.begin() + K, x.begin() + 2 * K, 0.0f);  // an all-zero token
         std::vector<int16_t> xq_ref((size_t)T * Kp, 77);
         std::vector<float> xs_ref(T);
         f32_qs16_ref(x.data(), T, K, Kp, xq_ref.data(), xs_ref.data());
+        // The reference quantizer's contract, checked here: per token, the largest |x| lands on
+        // +-qmax, every value within half a step, the padding and an all-zero token zero.
+        const int qmax = f32_qs16_qmax(Kp);
+        for (int t = 0; t < T; t++) {
+          INFO("f32_qs16_ref K " << K << " token " << t);
+          int peak = 0;
+          for (int k = 0; k < Kp; k++) {
+            const int q = xq_ref[(size_t)t * Kp + k];
+            peak = std::max(peak, std::abs(q));
+            if (k >= K) REQUIRE(q == 0);
+            else REQUIRE(std::fabs((double)q * xs_ref[t] - x[(size_t)t * K + k]) <= kTolQs16Steps * xs_ref[t]);
+          }
+          REQUIRE(peak == (xs_ref[t] > 0.0f ? qmax : 0));
+        }
         for (int vi = 0; vi < f32_qs16_variant_count; vi++) {
+          if (f32_qs16_variants[vi].is_ref) continue;
           INFO(f32_qs16_variants[vi].name << " K " << K << " T " << T);
           std::vector<int16_t> xq((size_t)T * Kp, 77);
           std::vector<float> xs(T);
@@ -223,10 +289,21 @@ TEST_CASE("f32_qs16 and q8_gemm_q16 variants match their references bit for bit"
         std::vector<float> yref((size_t)T * N);
         std::vector<int16_t> work(q8_gemm_q16_work_elems(T, Kp), 55);  // garbage in the scratch on purpose
         q8_gemm_q16_ref(&m.view, xq_ref.data(), xs_ref.data(), T, yref.data(), work.data());
-        for (int vi = 0; vi < q8_gemm_q16_variant_count; vi++) {
-          INFO(q8_gemm_q16_variants[vi].name << " N " << N << " K " << K << " T " << T);
+        // The reference's contract, checked here: the exact integer sum, then (acc * scale) * xs.
+        for (int t = 0; t < T; t++)
+          for (int n = 0; n < N; n++) {
+            int64_t acc = 0;
+            for (int k = 0; k < Kp; k++) acc += (int64_t)q8_matrix_at(&m.view, n, k) * xq_ref[(size_t)t * Kp + k];
+            REQUIRE(acc == (int32_t)acc);
+            const float want = ((float)acc * m.view.scales[n]) * xs_ref[t];
+            INFO("q8_gemm_q16_ref N " << N << " K " << K << " t " << t << " n " << n);
+            REQUIRE(std::memcmp(&yref[(size_t)t * N + n], &want, sizeof want) == 0);
+          }
+        for (int vi = 0; vi < count; vi++) {
+          if (vars[vi].is_ref) continue;
+          INFO(vars[vi].name << " N " << N << " K " << K << " T " << T);
           std::vector<float> y((size_t)T * N, NAN);
-          q8_gemm_q16_variants[vi].fn(&m.view, xq_ref.data(), xs_ref.data(), T, y.data(), work.data());
+          vars[vi].fn(&m.view, xq_ref.data(), xs_ref.data(), T, y.data(), work.data());
           REQUIRE(std::memcmp(y.data(), yref.data(), sizeof(float) * y.size()) == 0);
         }
       }
@@ -288,30 +365,48 @@ TEST_CASE("f32_vsilu variants: <= 1e-6 abs on [-30, 30], limits, no NaN", "[kern
   }
 }
 
-TEST_CASE("f32_vsilu and f32_vswiglu tails: every length up to 3 tiles", "[kernels][silu]") {
+// The part of a kernel name after "__" (its implementation), to pair a vsilu with its vswiglu twin.
+static std::string kernel_impl(const char* name) {
+  const char* at = std::strstr(name, "__");
+  return at ? at + 2 : "";
+}
+
+TEST_CASE("f32_vsilu and f32_vswiglu tails: every length up to 3 tiles past each variant's tile", "[kernels][silu]") {
   const unsigned seed = test_seed();
   INFO("seed " << seed);
   std::mt19937 rng(seed);
-  for (size_t n = 0; n <= 25; n++) {
+  std::set<size_t> lengths = {0, 31, 67, 257};
+  for (int vi = 0; vi < f32_vswiglu_variant_count; vi++)
+    for (int n = 0; n <= 3 * f32_vswiglu_variants[vi].tile + 1; n++) lengths.insert((size_t)n);
+  for (int vi = 0; vi < f32_vsilu_variant_count; vi++)
+    for (int n = 0; n <= 3 * f32_vsilu_variants[vi].tile + 1; n++) lengths.insert((size_t)n);
+  for (size_t n : lengths) {
     auto g = random_vec(rng, n + 1, 4.0f), u = random_vec(rng, n + 1, 1.0f);
-    std::vector<float> h_ref(n + 1, 5.0f), s_ref(n + 1, 5.0f);
-    f32_vswiglu_ref(n, g.data(), u.data(), h_ref.data(), s_ref.data());
+    // Every variant, the references included, against silu and g-silu times u in double, here.
     for (int vi = 0; vi < f32_vswiglu_variant_count; vi++) {
-      INFO(f32_vswiglu_variants[vi].name << " n " << n);
-      std::vector<float> h(n + 1, 5.0f), s(n + 1, 5.0f), y(n + 1, 5.0f);
-      f32_vswiglu_variants[vi].fn(n, g.data(), u.data(), h.data(), s.data());
-      f32_vsilu_variants[vi].fn(n, g.data(), y.data());
+      const f32_vswiglu_variant& var = f32_vswiglu_variants[vi];
+      INFO(var.name << " n " << n);
+      std::vector<float> h(n + 1, 5.0f), s(n + 1, 5.0f);
+      var.fn(n, g.data(), u.data(), h.data(), s.data());
       REQUIRE(h[n] == 5.0f);  // nothing written past n
       REQUIRE(s[n] == 5.0f);
-      REQUIRE(y[n] == 5.0f);
       for (size_t i = 0; i < n; i++) {
-        REQUIRE(std::fabs(s[i] - s_ref[i]) <= kTolSiluAbs);
-        REQUIRE(y[i] == s[i]);
-        REQUIRE(std::fabs(h[i] - h_ref[i]) <= kTolSwigluRel * std::fabs(h_ref[i]) + kTolSiluAbs * std::fabs(u[i]));
+        const double sd = silu_d(g[i]), hd = sd * u[i];
+        REQUIRE(std::fabs(s[i] - sd) <= kTolSiluAbs);
+        REQUIRE(std::fabs(h[i] - hd) <= kTolSwigluRel * std::fabs(hd) + kTolSiluAbs * std::fabs(u[i]));
       }
-      // In place (h aliases g), no silu output.
+      // Its vsilu twin gives the same silu bits.
+      for (int si = 0; si < f32_vsilu_variant_count; si++) {
+        if (f32_vsilu_variants[si].is_ref != var.is_ref || kernel_impl(f32_vsilu_variants[si].name) != kernel_impl(var.name))
+          continue;
+        std::vector<float> y(n + 1, 5.0f);
+        f32_vsilu_variants[si].fn(n, g.data(), y.data());
+        REQUIRE(y[n] == 5.0f);
+        for (size_t i = 0; i < n; i++) REQUIRE(y[i] == s[i]);
+      }
+      // In place (h aliases g), no silu output: the same bits.
       std::vector<float> gi = g;
-      f32_vswiglu_variants[vi].fn(n, gi.data(), u.data(), gi.data(), nullptr);
+      var.fn(n, gi.data(), u.data(), gi.data(), nullptr);
       for (size_t i = 0; i < n; i++) REQUIRE(gi[i] == h[i]);
     }
   }

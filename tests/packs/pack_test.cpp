@@ -260,6 +260,52 @@ TEST_CASE("pack: corrupt, truncated and foreign blobs fail their checks", "[pack
   }
 }
 
+// Files that say they are larger than they are (a sparse file, a lying server): reads fail.
+struct claimed_size_files : mem_files {
+  uint64_t claimed = 0;
+  bool size(const std::string&, uint64_t* bytes, std::string*) override { return *bytes = claimed, true; }
+  bool read(const std::string& name, uint64_t, size_t, void*, std::string* error) override {
+    return *error = name + ": read past the real bytes", false;
+  }
+};
+
+// Fuzzing found the loaders allocating what a manifest claims before looking at the file: a
+// 1.5 KB manifest with hidden 65536 / intermediate 262144 asked for 17 GB and died of bad_alloc.
+TEST_CASE("pack: claimed blob sizes are checked against the file and a cap before allocating", "[packs][pack]") {
+  built_pack b(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16);
+  pack_manifest m = b.m;
+  const uint64_t huge = uint64_t(1) << 40;  // the largest 'bytes' the manifest parser accepts
+  std::string err;
+  pack_layer_data d;
+  SECTION("a matrix far larger than its file") {
+    m.layers[0].part[MLP_GATE].bytes = huge;
+    REQUIRE_FALSE(pack_load_layer(&b.pack, m, 0, true, &d, &err));
+    INFO(err);
+    REQUIRE(err.find("layer-000-gate.q8: ") == 0);
+    REQUIRE(err.find("too short for the 1099511627776 bytes") != std::string::npos);
+  }
+  SECTION("probe inputs and precomputed results far larger than probes.bin") {
+    m.probes[0].input.bytes = huge;
+    m.probes[0].layers[1].silu_gate.bytes = huge;
+    std::vector<float> v;
+    REQUIRE_FALSE(pack_load_probe_input(&b.pack, m.probes[0], &v, &err));
+    REQUIRE(err.find("probes.bin: ") == 0);
+    REQUIRE(err.find("too short") != std::string::npos);
+    REQUIRE_FALSE(pack_load_precomputed(&b.pack, m.probes[0].layers[1], &v, &err));
+    REQUIRE(err.find("too short") != std::string::npos);
+  }
+  SECTION("a file as large as the claim, but over the reader's cap") {
+    claimed_size_files liar;
+    liar.files = b.pack.files;
+    liar.claimed = huge;
+    m.layers[0].part[MLP_GATE].bytes = PACK_BLOB_MAX_BYTES + 64;
+    REQUIRE_FALSE(pack_load_layer(&liar, m, 0, true, &d, &err));
+    INFO(err);
+    REQUIRE(err == "layer-000-gate.q8: the manifest lists 1073741888 bytes, over this reader's limit of 1073741824 "
+                   "bytes for one blob");
+  }
+}
+
 // A sink that fails on its n-th write: the converter must stop and never commit.
 struct failing_sink : mem_files {
   int left;

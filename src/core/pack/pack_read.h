@@ -13,6 +13,10 @@
 
 bool pack_open(byte_source* src, pack_manifest* out, std::string* error);
 
+// The largest blob a reader allocates (1 GiB; the real model's largest matrix is ~4 MB as q8).
+// Every loader checks a blob against this and against its file's size before allocating.
+#define PACK_BLOB_MAX_BYTES (uint64_t(1) << 30)
+
 // The blob's bytes, verified: a short file or a wrong checksum is an error naming the file.
 bool pack_read_blob(byte_source* src, const pack_blob& b, void* dst, std::string* error);
 // Verifies bytes already in memory (the page's fetched bodies) against a blob's checksum.

@@ -269,7 +269,7 @@ static bool load_model(const json& model, bpe_model* m, std::string* error) {
 
 // [SECTION] the whole file
 
-bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
+static bool load_tokenizer(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
   json root;
   json_error_capture sax(root);
   if (!json::sax_parse(json_text, &sax) || sax.is_errored()) {
@@ -319,6 +319,14 @@ bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::s
   }
   out->model = std::move(m);
   return true;
+}
+
+// Errors echo the file's own text (a regex, a vocab key), which may hold a newline: the promise
+// is one line, so control characters are written as escapes.
+bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
+  if (load_tokenizer(json_text, out, error)) return true;
+  *error = tok_escape_controls(*error);
+  return false;
 }
 
 int bpe_vocab_size(const bpe_tokenizer& tok) {

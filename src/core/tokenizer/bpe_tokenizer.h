@@ -5,7 +5,7 @@
 //   bpe_tokenizer tok;
 //   if (!bpe_tokenizer_load(json_text, &tok, &error)) { print(error); return; }
 //   bpe_encoding e = bpe_encode(&tok, "今天天气不错，我们去公园");   // e.ids, e.pieces
-//   std::string back = bpe_decode(tok, e.ids);                       // == NFC(text)
+//   std::string back = bpe_decode(tok, e.ids);  // == text, NFC'd between the added tokens
 //
 // Pipeline (as the `tokenizers` library runs it): invalid UTF-8 -> U+FFFD, added/special tokens
 // split out (leftmost-longest), normalizer on the rest (NFC/NFD/NFKC/NFKD, Sequence, null),

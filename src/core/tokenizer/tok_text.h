@@ -20,6 +20,10 @@ void tok_utf8_append(std::string* out, unsigned cp);
 // form: 'C' NFC, 'D' NFD, 'K' NFKC, 'k' NFKD. Input must be valid UTF-8 (sanitize first).
 std::string tok_normalize(const std::string& text, char form);
 
+// Text with each ASCII control character (newline, tab, DEL...) written as the escape a JSON or
+// regex author would type (\n, \t, \x7f), so that a message quoting hostile text stays one line.
+std::string tok_escape_controls(const std::string& text);
+
 // Unicode White_Space (what Rust's char::is_whitespace says), for lstrip/rstrip of added tokens.
 bool tok_is_whitespace(unsigned cp);
 

@@ -1,0 +1,31 @@
+# The core builds with no UI, GL or platform: no file under src/core may include Dear ImGui, GL,
+# GLFW, Emscripten's API or our own ui/ and platform/ layers (STYLE.md, "the core never includes
+# the UI"). Compiler intrinsics (<wasm_simd128.h>) are not the platform and are allowed.
+#   cmake -DDIR=src/core -P core_includes.cmake              fails if any such include is found
+#   cmake -DDIR=fixtures/bad_core -DEXPECT=4 -P core_includes.cmake   the check's own test
+if(NOT DIR)
+  message(FATAL_ERROR "usage: cmake -DDIR=<folder> [-DEXPECT=N] -P core_includes.cmake")
+endif()
+if(NOT EXPECT)
+  set(EXPECT 0)
+endif()
+set(banned "^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]*/)?([Ii][Mm][Gg][Uu][Ii]|[Ii]m[Pp]lot|GL/|GLES[0-9]*/|GLFW/|[Ee]mscripten[./]|webgl/|ui/|platform/)")
+file(GLOB_RECURSE files LIST_DIRECTORIES false ${DIR}/*.h ${DIR}/*.hpp ${DIR}/*.c ${DIR}/*.cpp ${DIR}/*.cc ${DIR}/*.inc)
+list(LENGTH files n_files)
+if(n_files EQUAL 0)
+  message(FATAL_ERROR "no sources under ${DIR}")
+endif()
+set(found 0)
+foreach(f ${files})
+  file(STRINGS ${f} hits REGEX "${banned}")
+  foreach(h ${hits})
+    file(RELATIVE_PATH rel ${DIR} ${f})
+    string(STRIP "${h}" h)
+    message("${rel}: ${h}")
+    math(EXPR found "${found} + 1")
+  endforeach()
+endforeach()
+if(NOT found EQUAL EXPECT)
+  message(FATAL_ERROR "${found} UI/GL/Emscripten include(s) in ${DIR} (${n_files} files), expected ${EXPECT}")
+endif()
+message("${n_files} files under ${DIR}: ${found} banned include(s), as expected")

@@ -1,0 +1,177 @@
+// The shared driver of the ui_tests: a headless page (ImGui with no renderer, the native platform
+// twin), the pack for the live views, the scroll-through reachability check and the mirror check.
+#include "ui_harness.h"
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <stdexcept>
+
+#include "core/pack/pack_build.h"
+#include "core/strings.h"
+#include "imgui_internal.h"  // the page window's scroll, as a student's swipe would set it
+#include "packs/pack_test_util.h"
+#include "core/source/pack_source.h"
+#include "platform/native/fetch_native.h"
+#include "ui/page_style.h"
+
+void lab_imgui_assert_failed(const char* expr, const char* file, int line) {
+  throw std::runtime_error(std::string("ImGui assertion failed: ") + expr + " at " + file + ":" + std::to_string(line));
+}
+
+// The page's own fonts (Debian's files that the web build cuts down), so text here is as wide as
+// in the browser and "is every number on screen" means the same thing.
+static std::vector<char> font_file(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(std::string("missing font ") + path + " (tools/setup.sh installs it)");
+  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+static const std::vector<char> LATIN_FONT = font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+static const std::vector<char> CJK_FONT = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
+
+headless_page::headless_page(const std::string& fragment, float width, float height, bool keep_storage) {
+  if (!keep_storage) platform_storage_set("swiglu-lab.last-view", "");
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(width, height);
+  io.KeyMap[ImGuiKey_LeftArrow] = KEY_LEFT;
+  io.KeyMap[ImGuiKey_RightArrow] = KEY_RIGHT;
+  io.KeyMap[ImGuiKey_Backspace] = KEY_BACKSPACE;
+  io.KeyMap[ImGuiKey_Tab] = KEY_TAB;
+  io.KeyMap[ImGuiKey_Enter] = KEY_ENTER;
+  io.KeyMap[ImGuiKey_Space] = KEY_SPACE;
+  lab_style_apply();
+  lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
+  unsigned char* pixels;
+  int w, h;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  platform_native_set_fragment(fragment);
+  lab_app_init(&app);
+  frame();
+  for (int i = 0; i < 10 && app.layout_settling; ++i) frame();  // boxes learn their sizes
+  frame();
+}
+headless_page::~headless_page() {
+  lab_app_free(&app);
+  ImGui::DestroyContext();
+}
+
+void headless_page::frame(double seconds) {
+  ImGui::GetIO().DeltaTime = float(seconds);
+  now += seconds;
+  ImGui::NewFrame();
+  lab_app_frame(&app, now);
+  ImGui::Render();
+}
+
+void headless_page::click(const char* name) {
+  item_rect r;
+  INFO("widget " << name);
+  REQUIRE(item_probe_find(name, &r));
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+  frame();
+  io.MouseDown[0] = true;
+  frame();
+  io.MouseDown[0] = false;
+  frame();
+}
+
+void headless_page::press(int key) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeysDown[key] = true;
+  frame();
+  io.KeysDown[key] = false;
+  frame();
+}
+
+void headless_page::retype(const char* text) {
+  REQUIRE(ImGui::GetIO().WantTextInput);
+  for (int i = 0; i < 12; ++i) press(KEY_BACKSPACE);
+  ImGui::GetIO().AddInputCharactersUTF8(text);
+  frame();
+}
+
+// [SECTION] the live views on a pack streamed through the fetch twin
+live_page::live_page() {
+  mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
+  checkpoint ck;
+  std::string err;
+  REQUIRE(ckpt_open(&ckf, &ck, &err));
+  pack_build_options o;
+  o.layers = {0, 2, 4};
+  o.probes = {{"lesson", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}}};
+  pack_build_result res;
+  REQUIRE(pack_build(ck, o, &pack, &res, &err));
+  native_fetch* net = platform_native_fetch();
+  *net = native_fetch();
+  net->files = &pack;
+  net->base = "packs/default/";
+}
+
+const pack_manifest& live_page::manifest(const headless_page& page) const {
+  return static_cast<const pack_source*>(page.app.live.source.get())->manifest();
+}
+
+void live_page::settle(headless_page& page) {
+  for (int i = 0; i < 100; i++) {
+    page.frame();
+    if (platform_native_fetch()->deliver(page.now) == 0 && i > 3) break;
+  }
+  page.frame();
+}
+
+// [SECTION] every number and control reachable, on a phone and on a laptop
+static std::vector<item_record> g_seen;
+
+void scroll_through(headless_page& page, const std::string& what) {
+  g_seen.clear();
+  ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+  REQUIRE(root);
+  for (int i = 0; i < 3; ++i) page.frame();  // boxes learn their heights
+  for (float y = 0;; y += ImGui::GetIO().DisplaySize.y * 0.5f) {
+    ImGui::SetScrollY(root, y);
+    page.frame();
+    page.frame();
+    for (int i = 0; i < 10 && page.app.layout_settling; ++i) page.frame();  // as the browser draws on
+    page.frame();  // the page window learns its new content height one frame late
+    for (const item_record& r : item_probe_all()) {
+      INFO(what << " scrolled to " << y << ": '" << r.name << r.text << "' at x " << r.rect.x0 << ".." << r.rect.x1
+                << ", y " << r.rect.y0 << ".." << r.rect.y1);
+      if (!r.reachable) CHECK(r.reachable);  // one line per failure, not one per record
+      g_seen.push_back(r);
+    }
+    if (y >= root->ScrollMax.y) break;
+  }
+  ImGui::SetScrollY(root, 0);
+  page.frame();
+}
+
+// True if a reachable printed text contains `part`.
+bool shows(const std::string& part) {
+  for (const item_record& r : g_seen)
+    if (r.reachable && contains(r.text, part)) return true;
+  return false;
+}
+
+// [SECTION] the text mirror holds every number on screen
+static bool is_table_string(const std::string& text) {
+  for (int i = 0; i < STR_COUNT; ++i)
+    if (text == tr(str_id(i))) return true;
+  return false;
+}
+
+void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
+  static const std::regex number("-?[0-9]+(,[0-9]{3})+|-?[0-9]+\\.[0-9]+");
+  int checked = 0;
+  for (const item_record& r : g_seen) {
+    if (r.text.empty() || is_table_string(r.text)) continue;
+    for (std::sregex_iterator m(r.text.begin(), r.text.end(), number), end; m != end; ++m) {
+      INFO(what << ": \"" << m->str() << "\" from \"" << r.text << "\" is not in the mirror:\n" << mirror);
+      CHECK(contains(mirror, m->str()));
+      ++checked;
+    }
+  }
+  CHECK(checked >= at_least);
+}

@@ -1,0 +1,84 @@
+// The live views (gates, per token, weights) on a pack streamed through the fetch twin: numbers
+// equal to `swiglu stats`, only the needed files fetched, failures and Retry, reachability.
+#include "ui_harness.h"
+
+#include "core/number_format.h"
+#include "core/pack/pack_stats.h"
+#include "platform/native/fetch_native.h"
+#include "ui/renderer.h"
+
+TEST_CASE("live views: gate shares in the mirror equal stats; per token says exactly 0; weights upload a heatmap") {
+  live_page lp;
+  headless_page page("#v=1&view=gates&lang=en");
+  lp.settle(page);
+  const std::string& m = page.mirror();
+  INFO(m);
+  CHECK(contains(m, "synthetic weights"));
+  for (int layer : {0, 2, 4}) {
+    mlp_gate_counts c;
+    std::string err;
+    REQUIRE(pack_gate_stats(&lp.pack, lp.manifest(page), layer, 0.1, &c, &err));
+    CHECK(contains(m, "Layer " + std::to_string(layer) + ": (live) > 0.1: " + fmt_percent(c.open_share()) +
+                          ", < -0.1: " + fmt_percent(c.negative_share())));
+  }
+  // Only gates were fetched for this view.
+  for (const std::string& f : platform_native_fetch()->requested) CHECK_FALSE(contains(f, "-up.q8"));
+
+  page.click("view-perm");
+  lp.settle(page);
+  CHECK(page.url().state.view == LAB_VIEW_PERM);
+  CHECK(contains(page.mirror(), "max |MLP(x[perm]) - MLP(x)[perm]| = exactly 0"));
+  CHECK(contains(page.mirror(), "perm = [5, 3, 1, 0, 2, 4]"));
+  CHECK(contains(page.mirror(), "  1 天气: 0\n"));
+  CHECK_FALSE(contains(page.mirror(), "  2 不错: 0\n"));  // token 2 moved
+  page.click("perm-shuffle");
+  CHECK_FALSE(page.url().state.perm.empty());
+  lp.settle(page);
+  CHECK(contains(page.mirror(), "exactly 0"));
+
+  const int uploads = renderer_null_get_log()->uploads;
+  page.click("view-weights");
+  lp.settle(page);
+  CHECK(renderer_null_get_log()->uploads == uploads + 1);
+  CHECK(renderer_null_get_log()->last_rows == 170);
+  CHECK(contains(page.mirror(), "W_gate (170 x 60)"));
+  page.click("weights-zoom-in");
+  CHECK(page.url().state.heat_zoom == 2.0);  // the link keeps the zoom
+  page.frame();                              // the heatmap, above the button, draws it next frame
+  CHECK(renderer_null_get_log()->last_uv1.x - renderer_null_get_log()->last_uv0.x == Approx(0.5));
+  page.click("weights-W_down");
+  lp.settle(page);
+  CHECK(renderer_null_get_log()->last_rows == 60);
+  CHECK(page.url().state.matrix == MLP_DOWN);
+}
+
+TEST_CASE("live views: a failing file shows its message and Retry recovers") {
+  live_page lp;
+  platform_native_fetch()->faults["layer-002-gate.q8"].status = 503;
+  platform_native_fetch()->faults["layer-002-gate.q8"].times = 1;
+  headless_page page("#v=1&view=gates&lang=zh");
+  lp.settle(page);
+  CHECK(contains(page.mirror(), "无法加载 layer-002-gate.q8：HTTP 503：服务器错误"));
+  CHECK(contains(page.mirror(), "第 0 层：(实时)"));  // the other layers are live meanwhile
+  page.click("stream-retry");
+  lp.settle(page);
+  CHECK_FALSE(contains(page.mirror(), "无法加载"));
+}
+
+TEST_CASE("live views: every number and control reachable on a phone and a laptop, and in the mirror") {
+  for (screen sc : SCREENS)
+    for (const char* lang : {"en", "zh"})
+      for (const char* view : {"gates", "perm", "weights"}) {
+        live_page lp;
+        const std::string link = std::string("#v=1&view=") + view + "&lang=" + lang + "&layer=2&unit=7";
+        headless_page page(link, sc.w, sc.h);
+        lp.settle(page);
+        const std::string what = link + " at " + std::to_string(int(sc.w));
+        scroll_through(page, what);
+        INFO(what);
+        if (std::string(view) == "perm") CHECK(shows(lang == std::string("en") ? "exactly 0" : "恰好为 0"));
+        if (std::string(view) == "gates") CHECK(shows(" %"));
+        // The per-token view prints few decimals: one changed token, the rest exactly 0.
+        check_mirror_has_every_number(page.mirror(), what, std::string(view) == "perm" ? 1 : 6);
+      }
+}
