@@ -71,12 +71,15 @@ add_executable(swiglu_lab
 target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends)
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
-# A smaller malloc and no emulated file system (the page reads nothing through stdio); Fetch
-# without its IndexedDB layer: the pack keeps its own verified cache (fetch_web.cpp), and the
-# library's would open a database before main() and look there before every request.
+# For the first load (the [SECTION] size below has the compile side): binaryen shrinks the linked
+# module (-Oz; the kernels were already compiled at -O3 and keep their speed: tools/bench/run.sh),
+# a smaller malloc, no emulated file system (the page reads nothing through stdio), no ES3
+# client-side array emulation (every draw reads bound buffers), and Fetch without its IndexedDB
+# layer: the pack keeps its own verified cache (fetch_web.cpp), and the library's would open a
+# database before main() and look there before every request.
 target_link_options(swiglu_lab PRIVATE
-  -sUSE_WEBGL2=1 -sFULL_ES3=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-  -sMALLOC=emmalloc -sFILESYSTEM=0 -sFETCH_SUPPORT_INDEXEDDB=0
+  -Oz -sMALLOC=emmalloc -sFILESYSTEM=0 -sFETCH_SUPPORT_INDEXEDDB=0
+  -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall -sFETCH=1
   -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_cache_answer,_lab_on_cache_store_failed,_lab_bench_max_answer_ms,_lab_bench_max_app_frame_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)

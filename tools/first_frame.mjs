@@ -23,7 +23,7 @@ const spread = (v) => `${median(v).toFixed(0)} (${Math.min(...v).toFixed(0)}-${M
 
 const site = await startSite(siteDir);
 console.log(`${fragment}, ms from opening the link, median of ${runs} (fastest-slowest)`);
-console.log("profile                             first frame          wasm asked         wasm in");
+console.log("profile                              first frame          wasm asked             wasm in");
 const requests = new Map();
 for (const profile of PROFILES) {
   const frame = [], asked = [], arrived = [];
@@ -46,7 +46,7 @@ for (const profile of PROFILES) {
     for (const r of site.log) requests.set(r.path, Math.max(requests.get(r.path) || 0, site.log.filter((x) => x.path === r.path).length));
     await context.close();
   }
-  console.log(profile.name.padEnd(34) + spread(frame).padStart(16) + spread(asked).padStart(20) + spread(arrived).padStart(16));
+  console.log(profile.name.padEnd(34) + spread(frame).padStart(19) + spread(asked).padStart(20) + spread(arrived).padStart(20));
 }
 console.log("most requests of one file in one run: " + [...requests].map(([p, n]) => `${p} ${n}`).join(", "));
 await site.close();
