@@ -8,8 +8,9 @@
 // includes SwiftShader's rendering); "our max" is the longest the page's own code held the main
 // thread in one go: one answer's hashing, copying and gate computation, or one frame's UI work.
 //
-// Figures are the median and, in brackets, the fastest and slowest run. --first-only stops each
-// visit at the first histogram (the first-load figures, without waiting minutes for all layers).
+// Figures are the median and, in brackets, the fastest and slowest run. --first-only stops the
+// cold visit at the first histogram (the first-load figures, without waiting minutes for all
+// layers; no warm visit, since the cold one did not finish caching).
 //
 //   node tools/stream_bench.mjs [--site build-wasm/site] [--native build-native] [--runs 3] [--skip-heap]
 //                               [--profile fast] [--first-only]
@@ -78,17 +79,18 @@ try {
     for (let i = 0; i < runs; i++) {
       const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
       rows.cold.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
-      rows.warm.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
+      if (!firstOnly) rows.warm.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
       await context.close();
     }
-    for (const visit of ["cold", "warm"]) {
+    for (const visit of firstOnly ? ["cold"] : ["cold", "warm"]) {
       const r = rows[visit];
       console.log(profile.name.padEnd(34) + visit.padEnd(6) +
         spread(r.map((x) => x.firstFrame)).padStart(20) +
         spread(r.map((x) => x.first)).padStart(22) +
-        `${median(r.map((x) => x.live)).toFixed(0)} ms`.padStart(10) +
-        `${median(r.map((x) => p95(x.frames))).toFixed(0)} ms`.padStart(11) +
-        `${median(r.map((x) => Math.max(x.answer, x.app))).toFixed(0)} ms`.padStart(9) +
+        (firstOnly ? "-".padStart(10) + "-".padStart(11) + "-".padStart(9) :
+          `${median(r.map((x) => x.live)).toFixed(0)} ms`.padStart(10) +
+          `${median(r.map((x) => p95(x.frames))).toFixed(0)} ms`.padStart(11) +
+          `${median(r.map((x) => Math.max(x.answer, x.app))).toFixed(0)} ms`.padStart(9)) +
         `${median(r.map((x) => x.bytes / 1024)).toFixed(0)}`.padStart(12) +
         `${median(r.map((x) => x.weightBytes / 1024)).toFixed(0)}`.padStart(12));
     }
