@@ -23,12 +23,23 @@ add_custom_command(OUTPUT ${CJK_TTF}
   DEPENDS ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${CMAKE_SOURCE_DIR}/tools/font_chars.py
   COMMENT "Cutting the Chinese UI font to the characters in strings.inc" VERBATIM)
 
+# The English page needs only a few Chinese characters (the language button, the default pack's
+# sentence): those are embedded; the string table's full set is a file beside the page, fetched
+# when the page is Chinese (main_web.cpp; index.html preloads it for a lang=zh link).
+set(CJK_MIN_TTF ${FONT_DIR}/ui-cjk-min.ttf)
+add_custom_command(OUTPUT ${CJK_MIN_TTF}
+  COMMAND ${FONT_SUBSET} /usr/share/fonts/truetype/wqy/wqy-microhei.ttc --font-number=0
+          --text-file=${CMAKE_SOURCE_DIR}/assets/fonts/cjk-first-load.txt --output-file=${CJK_MIN_TTF}
+  DEPENDS ${CMAKE_SOURCE_DIR}/assets/fonts/cjk-first-load.txt
+  COMMENT "Cutting the Chinese characters of the first load" VERBATIM)
+
 set(FONT_SOURCES)
-foreach(font latin cjk)
+foreach(font latin cjk-min)
   set(ttf ${FONT_DIR}/ui-${font}.ttf)
-  set(cpp ${FONT_DIR}/font_${font}.cpp)
+  string(REPLACE "-" "_" symbol "font_${font}_ttf")
+  set(cpp ${FONT_DIR}/${symbol}.cpp)
   add_custom_command(OUTPUT ${cpp}
-    COMMAND ${CMAKE_COMMAND} -DINPUT=${ttf} -DOUTPUT=${cpp} -DSYMBOL=font_${font}_ttf
+    COMMAND ${CMAKE_COMMAND} -DINPUT=${ttf} -DOUTPUT=${cpp} -DSYMBOL=${symbol}
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_binary.cmake
     DEPENDS ${ttf} ${CMAKE_SOURCE_DIR}/cmake/embed_binary.cmake VERBATIM)
   list(APPEND FONT_SOURCES ${cpp})
@@ -61,20 +72,65 @@ target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends)
 set_source_files_properties(${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_OPTIONS -w)  # third party
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
+# For the first load (the [SECTION] size below has the compile side): binaryen shrinks the linked
+# module (-Oz; the kernels were already compiled at -O3 and keep their speed: tools/bench/run.sh),
+# a smaller malloc, no emulated file system (the page reads nothing through stdio), no ES3
+# client-side array emulation (every draw reads bound buffers), and Fetch without its IndexedDB
+# layer: the pack keeps its own verified cache (fetch_web.cpp), and the library's would open a
+# database before main() and look there before every request.
 target_link_options(swiglu_lab PRIVATE
-  -sUSE_WEBGL2=1 -sFULL_ES3=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
+  -Oz -sMALLOC=emmalloc -sFILESYSTEM=0 -sFETCH_SUPPORT_INDEXEDDB=0
+  -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall -sFETCH=1
   -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_cache_answer,_lab_on_cache_stored,_lab_bench_max_answer_ms,_lab_bench_max_app_frame_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 
-# The full fonts, fetched only when a pack's text needs characters the embedded ones lack.
+# The full fonts, fetched only when a pack's text needs characters the embedded ones lack, and
+# the string table's Chinese characters, fetched when the page is Chinese.
 file(MAKE_DIRECTORY ${SITE_DIR}/fonts)
+add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CJK_TTF} ${SITE_DIR}/fonts/)
+add_custom_target(ui_cjk_font DEPENDS ${CJK_TTF})
+add_dependencies(swiglu_lab ui_cjk_font)
 foreach(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/wqy/wqy-microhei.ttc)
   add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${font} ${SITE_DIR}/fonts/)
 endforeach()
 
-# The page shell and its static files go beside the js and wasm.
+# The page shell and its static files go beside the js and wasm; then every file of the first
+# load is compressed once (FILE.br, FILE.gz) for servers that send precompressed files.
 foreach(f index.html)
   add_custom_command(TARGET swiglu_lab POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/web/${f} ${SITE_DIR}/${f})
 endforeach()
+add_custom_command(TARGET swiglu_lab POST_BUILD
+  COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
+  COMMENT "Compressing the first load (brotli, gzip)" VERBATIM)
+
+# [SECTION] size: the first load is mostly ImGui and the UI, where speed does not matter; they
+# are built for size (-Oz, no RTTI), and so are the core's text, URL and file-format parsers.
+# The kernels, the gate statistics and the streamer's hashing keep the Release -O3.
+target_compile_options(imgui PRIVATE -Oz -fno-rtti)
+target_compile_options(swiglu_ui PRIVATE -Oz -fno-rtti)
+target_compile_options(swiglu_lab PRIVATE -Oz -fno-rtti)
+set_property(SOURCE
+  src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/lab_state.cpp src/core/lab_text.cpp
+  src/core/number_format.cpp src/core/param_budget.cpp src/core/strings.cpp src/core/url_state.cpp
+  src/core/view_table.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp
+  src/core/checkpoint/checkpoint.cpp src/core/checkpoint/synthetic_checkpoint.cpp
+  src/core/pack/pack_format.cpp src/core/pack/pack_read.cpp src/core/pack/pack_build.cpp
+  DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
+
+# ImGui's own font (ProggyClean, 12 KB) is linked only because ImFontAtlas::Build() falls back to
+# it when no font was added; the page always adds its own, so the fallback is cut from a copy of
+# imgui_draw.cpp and the font goes with it.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${IMGUI_DIR}/imgui_draw.cpp)
+file(READ ${IMGUI_DIR}/imgui_draw.cpp IMGUI_DRAW_SRC)
+string(REPLACE "if (ConfigData.Size == 0)\n        AddFontDefault();" "IM_ASSERT(ConfigData.Size > 0 && \"the page adds its fonts first\");"
+       IMGUI_DRAW_LAB "${IMGUI_DRAW_SRC}")
+if(IMGUI_DRAW_LAB STREQUAL IMGUI_DRAW_SRC)
+  message(FATAL_ERROR "imgui_draw.cpp: the default-font fallback was not found (not ImGui 1.86?)")
+endif()
+file(WRITE ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp.new "${IMGUI_DRAW_LAB}")
+file(COPY_FILE ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp.new ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp ONLY_IF_DIFFERENT)
+get_target_property(IMGUI_SOURCES imgui SOURCES)
+list(TRANSFORM IMGUI_SOURCES REPLACE ".*/imgui_draw\\.cpp$" ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp)
+set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A small static server for the page: honours HTTP Range requests (the weight streaming reads
-// files in ranges) and serves .wasm as application/wasm (so browsers compile while downloading).
+// files in ranges), serves .wasm as application/wasm (so browsers compile while downloading) and
+// sends the build's brotli (.br) or gzip (.gz) twin of a file when the browser accepts it.
 // python3 -m http.server does neither. It allows any origin to read (CORS), so a pack it hosts
 // opens from a page on another host, as a teacher's own server would be set up (README).
 // The browser tests also give it faults to inject per file (options.faults) and read its log.
@@ -78,8 +79,17 @@ export function createServer(root, options = {}) {
         if (req.method === "HEAD") return res.end();
         return fs.createReadStream(file, { start, end }).pipe(res);
       }
-      // Whole files may go gzipped, as a real host would; ranges never are (offsets must hold).
-      if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(req.headers["accept-encoding"] || "")) {
+      // Whole files may go compressed, as a real host would; ranges never are (offsets must hold).
+      // A file compressed at build time (FILE.br, FILE.gz: tools/compress_site.mjs) is sent as
+      // is when the browser accepts its encoding and it is not older than the file itself.
+      const accepts = req.headers["accept-encoding"] || "";
+      const pre = COMPRESSIBLE.has(ext) && precompressed(file, st, accepts);
+      if (pre) {
+        res.writeHead(200, { ...headers, "Content-Encoding": pre.encoding, "Content-Length": pre.size, Vary: "Accept-Encoding" });
+        if (req.method === "HEAD") return res.end();
+        return fs.createReadStream(pre.file).pipe(res);
+      }
+      if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(accepts)) {
         res.writeHead(200, { ...headers, "Content-Encoding": "gzip", Vary: "Accept-Encoding" });
         if (req.method === "HEAD") return res.end();
         return fs.createReadStream(file).pipe(zlib.createGzip({ level: 6 })).pipe(res);
@@ -89,6 +99,17 @@ export function createServer(root, options = {}) {
       fs.createReadStream(file).pipe(res);
     });
   });
+}
+
+// The best build-time compressed twin of `file` the request accepts (brotli first), or null.
+function precompressed(file, st, accepts) {
+  for (const [encoding, suffix] of [["br", ".br"], ["gzip", ".gz"]]) {
+    if (!new RegExp(`\\b${encoding}\\b`).test(accepts)) continue;
+    let twin;
+    try { twin = fs.statSync(file + suffix); } catch { continue; }
+    if (twin.isFile() && twin.mtimeMs >= st.mtimeMs) return { encoding, file: file + suffix, size: twin.size };
+  }
+  return null;
 }
 
 function send(res, code, text) {

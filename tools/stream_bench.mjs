@@ -8,7 +8,12 @@
 // includes SwiftShader's rendering); "our max" is the longest the page's own code held the main
 // thread in one go: one answer's hashing, copying and gate computation, or one frame's UI work.
 //
+// Figures are the median and, in brackets, the fastest and slowest run. --first-only stops the
+// cold visit at the first histogram (the first-load figures, without waiting minutes for all
+// layers; no warm visit, since the cold one did not finish caching).
+//
 //   node tools/stream_bench.mjs [--site build-wasm/site] [--native build-native] [--runs 3] [--skip-heap]
+//                               [--profile fast] [--first-only]
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,14 +24,16 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const siteDir = opt("--site", "build-wasm/site");
 const native = opt("--native", "build-native");
 const runs = Number(opt("--runs", "3"));
+const firstOnly = args.includes("--first-only");
 
-const PROFILES = NETWORK_PROFILES;
+const PROFILES = NETWORK_PROFILES.filter((p) => p.name.includes(opt("--profile", "")));
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+const spread = (v) => `${median(v).toFixed(0)} (${Math.min(...v).toFixed(0)}-${Math.max(...v).toFixed(0)}) ms`;
 const p95 = (v) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(v.length * 0.95))];
 
 // Watches the page: when the mirror first shows a histogram row, when every row is live, and
 // the intervals between animation frames meanwhile.
-const WATCH = () => {
+const WATCH = (firstOnly) => {
   window.labBench = { t0: performance.now(), first: 0, live: 0, frames: [] };
   let last = performance.now();
   const tick = (t) => {
@@ -35,6 +42,7 @@ const WATCH = () => {
     const text = (document.getElementById("lab-text") || {}).textContent || "";
     if (!window.labBench.first && /: \((live|precomputed)\)/.test(text)) window.labBench.first = t;
     if (!window.labBench.live && /Layer 23: \(live\)/.test(text) && !/\(precomputed\)|waiting/.test(text)) window.labBench.live = t;
+    if (firstOnly && window.labBench.first) window.labBench.live = window.labBench.first;
     if (!window.labBench.live) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -52,7 +60,7 @@ async function load(context, url, conditions) {
     bytes += e.encodedDataLength;
     if ((urls.get(e.requestId) || "").endsWith(".q8")) weightBytes += e.encodedDataLength;
   });
-  await page.addInitScript(WATCH);
+  await page.addInitScript(WATCH, firstOnly);
   await page.goto(url);
   await page.waitForFunction(() => window.labBench && window.labBench.live, null, { timeout: 600000, polling: 100 });
   const b = await page.evaluate(() => ({ first: window.labBench.first, live: window.labBench.live, frames: window.labBench.frames,
@@ -65,23 +73,24 @@ async function load(context, url, conditions) {
 const site = await startSite(siteDir);
 try {
   console.log("gate histograms of the default pack (3 layers), from opening the link; median of " + runs);
-  console.log("profile                           visit  first frame  first histogram  all live  frame p95  our max  KB fetched  weights KB");
+  console.log("profile                           visit         first frame       first histogram  all live  frame p95  our max  KB fetched  weights KB");
   for (const profile of PROFILES) {
     const rows = { cold: [], warm: [] };
     for (let i = 0; i < runs; i++) {
       const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
       rows.cold.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
-      rows.warm.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
+      if (!firstOnly) rows.warm.push(await load(context, site.base + "#v=1&view=gates", profile.conditions));
       await context.close();
     }
-    for (const visit of ["cold", "warm"]) {
+    for (const visit of firstOnly ? ["cold"] : ["cold", "warm"]) {
       const r = rows[visit];
       console.log(profile.name.padEnd(34) + visit.padEnd(6) +
-        `${median(r.map((x) => x.firstFrame)).toFixed(0)} ms`.padStart(12) +
-        `${median(r.map((x) => x.first)).toFixed(0)} ms`.padStart(17) +
-        `${median(r.map((x) => x.live)).toFixed(0)} ms`.padStart(10) +
-        `${median(r.map((x) => p95(x.frames))).toFixed(0)} ms`.padStart(11) +
-        `${median(r.map((x) => Math.max(x.answer, x.app))).toFixed(0)} ms`.padStart(9) +
+        spread(r.map((x) => x.firstFrame)).padStart(20) +
+        spread(r.map((x) => x.first)).padStart(22) +
+        (firstOnly ? "-".padStart(10) + "-".padStart(11) + "-".padStart(9) :
+          `${median(r.map((x) => x.live)).toFixed(0)} ms`.padStart(10) +
+          `${median(r.map((x) => p95(x.frames))).toFixed(0)} ms`.padStart(11) +
+          `${median(r.map((x) => Math.max(x.answer, x.app))).toFixed(0)} ms`.padStart(9)) +
         `${median(r.map((x) => x.bytes / 1024)).toFixed(0)}`.padStart(12) +
         `${median(r.map((x) => x.weightBytes / 1024)).toFixed(0)}`.padStart(12));
     }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, settledItems,
   pressAndWaitForFocus, viewTable } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
+import { registerLoadTests } from "./load_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -337,6 +338,7 @@ for (const screen of SCREENS)
     });
 
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerLoadTests(test, { expect, expectIncludes });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -63,7 +63,7 @@ emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user
   emscripten_fetch_attr_t attr;
   emscripten_fetch_attr_init(&attr);
   std::strcpy(attr.requestMethod, "GET");
-  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY;
+  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY | EMSCRIPTEN_FETCH_REPLACE;  // skip Emscripten's own IndexedDB cache
   attr.onsuccess = done;
   attr.onerror = done;
   attr.onprogress = progress;

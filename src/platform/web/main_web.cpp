@@ -23,8 +23,9 @@
 #include "ui/item_probe.h"
 #include "ui/page_style.h"
 
-extern const unsigned char font_latin_ttf[], font_cjk_ttf[];
-extern const unsigned font_latin_ttf_size, font_cjk_ttf_size;
+// Embedded: the Latin font and the few Chinese characters an English page shows (cmake/web.cmake).
+extern const unsigned char font_latin_ttf[], font_cjk_min_ttf[];
+extern const unsigned font_latin_ttf_size, font_cjk_min_ttf_size;
 
 static const int FRAMES_AFTER_EVENT = 6;  // ImGui settles hover state and scrollbars over a few frames
 
@@ -37,6 +38,30 @@ static double g_max_app_frame_ms = 0;  // the app's own work in a frame, GL excl
 
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms() { return g_max_app_frame_ms; }
 
+// [SECTION] the string table's Chinese characters (fonts/ui-cjk.ttf, 64 KB): out of the first
+// load, fetched once when the page is Chinese (index.html preloads it for a lang=zh link) or a
+// pack's text needs a character the embedded fonts lack. A Chinese page waits for it before its
+// first frame, so it never shows missing glyphs; if it fails, the page draws without it.
+enum cjk_font_state { CJK_NOT_ASKED, CJK_FETCHING, CJK_HERE, CJK_FAILED };
+static cjk_font_state g_cjk_state = CJK_NOT_ASKED;
+static std::string g_cjk_font;
+static std::string g_text_after_cjk;  // pack text to look at again once the Chinese font is in
+static bool g_fonts_dirty = false;
+void platform_fonts_need(const std::string& text);
+
+static void on_cjk_font(emscripten_fetch_t* f) {
+  if (f->status == 200 && f->numBytes > 0) g_cjk_font.assign(f->data, (size_t)f->numBytes);
+  g_cjk_state = g_cjk_font.empty() ? CJK_FAILED : CJK_HERE;
+  emscripten_fetch_close(f);
+  g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
+}
+
+static void cjk_font_need() {
+  if (g_cjk_state != CJK_NOT_ASKED) return;
+  g_cjk_state = CJK_FETCHING;
+  fetch_web_get("fonts/ui-cjk.ttf", nullptr, nullptr, on_cjk_font, nullptr);
+}
+
 // [SECTION] fonts for a pack's own text. The embedded fonts hold only what the string table
 // prints; a pack's sentences and token pieces may be in any script. Their missing characters
 // are collected, the full fonts (DejaVu Sans, WenQuanYi Micro Hei: Latin, Greek, Cyrillic,
@@ -46,7 +71,6 @@ static const char* const PACK_FONT_FILES[] = {"fonts/DejaVuSans.ttf", "fonts/wqy
 static std::string g_pack_fonts[2];        // their bytes, once fetched
 static int g_pack_fonts_pending = -1;       // -1 never asked, else fetches still running
 static ImVector<ImWchar> g_pack_ranges;     // the pack's characters the embedded fonts lack
-static bool g_fonts_dirty = false;
 
 static void add_pack_fonts(float ratio) {
   if (g_pack_ranges.empty()) return;
@@ -79,6 +103,11 @@ void platform_fonts_need(const std::string& text) {
     if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) missing.AddChar((ImWchar)c), any = true;
   }
   if (!any) return;
+  if (g_cjk_state == CJK_NOT_ASKED || g_cjk_state == CJK_FETCHING) {  // 64 KB may have them: try it first
+    g_text_after_cjk += text;
+    cjk_font_need();
+    return;
+  }
   missing.AddRanges(g_pack_ranges.empty() ? nullptr : g_pack_ranges.Data);
   g_pack_ranges.clear();
   missing.BuildRanges(&g_pack_ranges);
@@ -93,7 +122,10 @@ void platform_fonts_need(const std::string& text) {
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
 static void build_fonts(float ratio) {
-  lab_fonts_add(font_latin_ttf, int(font_latin_ttf_size), font_cjk_ttf, int(font_cjk_ttf_size), ratio);
+  if (g_cjk_font.empty())
+    lab_fonts_add(font_latin_ttf, int(font_latin_ttf_size), font_cjk_min_ttf, int(font_cjk_min_ttf_size), ratio);
+  else
+    lab_fonts_add(font_latin_ttf, int(font_latin_ttf_size), g_cjk_font.data(), int(g_cjk_font.size()), ratio);
   add_pack_fonts(ratio);
   g_font_ratio = ratio;
 }
@@ -197,7 +229,9 @@ static void frame() {
   double now = platform_now_seconds();
   if (input) g_frames_left = FRAMES_AFTER_EVENT;
   if (lab_app_animating(&g_app, now)) g_frames_left = FRAMES_AFTER_EVENT;
+  if (g_app.state.lang == LAB_LANG_ZH) cjk_font_need();
   if (g_frames_left <= 0) return;
+  if (!g_first_frame_done && g_cjk_state == CJK_FETCHING) return;  // its answer asks for frames again
   --g_frames_left;
 
   float ratio = ImGui_ImplHtml5_PixelRatio();
@@ -206,6 +240,11 @@ static void frame() {
     build_fonts(ratio);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    if (g_cjk_state >= CJK_HERE && !g_text_after_cjk.empty()) {  // what the Chinese font lacks goes on
+      std::string text;
+      text.swap(g_text_after_cjk);
+      platform_fonts_need(text);
+    }
   }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
