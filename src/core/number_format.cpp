@@ -22,6 +22,15 @@ std::string fmt_vec6(const double* v, int n) {
 
 std::string fmt_short(double v) { return url_format_number(v); }
 
+std::string fmt_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  if (buf[0] == '-' && std::strspn(buf + 1, "0.") == std::strlen(buf + 1)) return buf + 1;
+  return buf;
+}
+
+std::string fmt_percent(double share) { return fmt_fixed(100.0 * share, 2) + " %"; }
+
 std::string fmt_count(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
   for (size_t i = 0; i < digits.size(); ++i) {

@@ -12,7 +12,8 @@ struct weights_panel {
   uint32_t heatmap = 0;            // renderer handle of the uploaded matrix
   int uploaded_layer = -1, uploaded_matrix = -1;
   float max_abs = 1;
-  bool dragged = false;  // this press panned: its release picks nothing
+  bool dragged = false;      // this press panned: its release picks nothing
+  bool mouse_press = false;  // pressed by a mouse or finger (Enter or Space on it picks nothing)
 };
 
 void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const live_choice& c);
