@@ -26,6 +26,7 @@ static int chip_key_move() {
 
 static void order_chips(lab_state* s, const pack_stream* st, const live_choice& c) {
   std::vector<int> perm = c.perm;
+  bool moved = false;
   for (int i = 0; i < c.tokens; i++) {
     const std::string label = std::to_string(perm[i]) + " " + live_token_text(st->manifest, c.probe, perm[i]);
     widget_same_line_if_fits(widget_button_width(label.c_str()));
@@ -34,10 +35,11 @@ static void order_chips(lab_state* s, const pack_stream* st, const live_choice& 
     ImGui::Button(label.c_str());
     ImGui::PopStyleColor();
     item_probe(("perm-chip-" + std::to_string(i)).c_str());
-    const int to = i + chip_key_move();
+    const int to = moved ? i : i + chip_key_move();  // once a frame: the chip moved is drawn again next
     if (to != i && to >= 0 && to < c.tokens) {
       std::swap(perm[i], perm[to]);
       set_perm(s, perm);
+      moved = true;
     }
     if (ImGui::BeginDragDropSource(ImGuiDragDropFlags_SourceAllowNullID)) {
       ImGui::SetDragDropPayload("perm-chip", &i, sizeof i);
@@ -47,9 +49,9 @@ static void order_chips(lab_state* s, const pack_stream* st, const live_choice& 
     if (ImGui::BeginDragDropTarget()) {
       if (const ImGuiPayload* p = ImGui::AcceptDragDropPayload("perm-chip")) {
         const int from = *(const int*)p->Data;
-        const int moved = perm[from];
+        const int token = perm[from];
         perm.erase(perm.begin() + from);
-        perm.insert(perm.begin() + i, moved);
+        perm.insert(perm.begin() + i, token);
         set_perm(s, perm);
       }
       ImGui::EndDragDropTarget();

@@ -258,7 +258,7 @@ void weights_panel_draw(weights_panel* w, lab_state* s, pack_stream* st, const l
   ImGui::PopStyleColor();
   heatmap_area(w, s, m, c);
   heatmap_legend(w->max_abs);
-  // Buttons too: a phone has no wheel (and a pinch zooms the page, not the canvas).
+  // Buttons too: not every phone user knows to pinch, and a mouse may have no wheel.
   if (ImGui::Button(" + ")) heatmap_set_view(s, s->heat_zoom * 2, s->heat_cx, s->heat_cy);
   item_probe("weights-zoom-in");
   ImGui::SameLine();
