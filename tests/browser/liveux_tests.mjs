@@ -250,17 +250,19 @@ export function registerLiveUxTests(test, { expect, shot }) {
       const dpr = screen.scale || 1;
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 2 });
-      await page.waitForFunction(() => window.visualViewport.scale > 1.9);
+      await page.waitForFunction(() => window.visualViewport.scale > 1.9, null, { polling: 250, timeout: 30000 });
       // The backing store follows the zoom (within 4096 px a side) so text is drawn at the
       // resolution it is seen at.
       const want = Math.min(2, 4096 / (Math.max(screen.width, screen.height) * dpr));
       await page.waitForFunction(([w, d, z]) => document.getElementById("canvas").width >= Math.floor(w * d * z) - 1,
-        [screen.width, dpr, want], { timeout: 10000 })
+        [screen.width, dpr, want], { polling: 250, timeout: 60000 })
         .catch(async () => { throw new Error(`canvas ${await page.evaluate(() => document.getElementById("canvas").width)} px wide at x2 zoom`); });
       await shot(page, `liveux-zoomed-${screen.name}`);
-      // Still usable: the typed z field takes a new value.
-      await page.evaluate(() => { location.hash = "#v=1&view=silu&z=-1&lang=zh"; });
-      await waitForMirror(page, "-0.268941");
+      // Still usable zoomed: a new probe from the link is drawn and read out. (Polled by time: a
+      // canvas this large takes seconds a frame on the CPU, and animation-frame polling waits on it.)
+      await page.evaluate(() => { location.hash = "#v=1&view=silu&z=2&lang=zh"; });
+      await page.waitForFunction(() => document.getElementById("lab-text").textContent.includes("SiLU(z) = 1.761594"), null,
+        { polling: 250, timeout: 60000 });
       await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 1 });
       await cdp.detach();
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
