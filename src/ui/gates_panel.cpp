@@ -30,9 +30,9 @@ static int64_t count_step(int64_t peak, int ticks) {
 static void histogram_plot(const live_gate_row& r, double thr, float width) {
   const float fs = ImGui::GetFontSize();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Dummy(ImVec2(width, fs * 7.5f + fs * 1.3f));
+  ImGui::Dummy(ImVec2(width, fs * 8.5f + fs * 1.3f));
   const float axis_w = ImGui::CalcTextSize("00,000").x + fs * 0.4f;
-  const ImVec2 p0(origin.x + axis_w, origin.y + fs * 0.5f), p1(origin.x + width, origin.y + fs * 7.5f);
+  const ImVec2 p0(origin.x + axis_w, origin.y + fs * 1.5f), p1(origin.x + width, origin.y + fs * 8.5f);
   const float slot = (p1.x - p0.x) / (SHOWN_BINS + 1.5f);  // 30 bins, a gap, the overflow bar
   const float plot_x1 = p0.x + slot * SHOWN_BINS;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -47,6 +47,7 @@ static void histogram_plot(const live_gate_row& r, double thr, float width) {
     const int64_t tick = count_step(peak, 3);
     const float usable = p1.y - p0.y - fs * 0.3f;
     auto y_at = [&](int64_t n) { return p1.y - (float)n / (float)peak * usable; };
+    widget_text_at(origin, grey, tr(STR_LIVEUX_COUNT));  // what the axis counts: values in each bin
     for (int64_t n = 0; n <= peak; n += tick) {  // the count axis: gridlines and their counts
       const float y = y_at(n);
       dl->AddLine(ImVec2(p0.x - fs * 0.2f, y), ImVec2(p1.x, y), n ? IM_COL32(225, 225, 225, 255) : grey);

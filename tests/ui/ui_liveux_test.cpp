@@ -308,6 +308,7 @@ TEST_CASE("liveux: each histogram has a count axis and a labelled bar for 1.2 an
     const std::vector<std::string> labels = p.labels_near(bar->rect, 30);
     CHECK(std::count(labels.begin(), labels.end(), std::string("≥1.2")) == 1);
   }
+  CHECK(p.shows(tr(STR_LIVEUX_COUNT)));
   // The count axis: 0 and evenly spaced round counts, for every layer.
   std::vector<double> counts;
   for (const item_record& r : item_probe_all()) {
