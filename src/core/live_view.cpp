@@ -93,21 +93,21 @@ std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, do
   auto range = [](double lo, double hi) {
     return fmt_percent(lo) == fmt_percent(hi) ? fmt_percent(lo) : fmt_percent(lo) + " – " + fmt_percent(hi);
   };
-  const std::string t = fmt_short(thr);
+  const std::string t = fmt_short(thr), neg_t = fmt_short(-thr);  // "-0.1"; "0", never "-0"
   if (shown == 1) {
     const gate_row* r = &rows[0];
     for (const gate_row& x : rows)
       if (x.available) r = &x;
     out.push_back(strf(tr(STR_GATES_SUMMARY_ONE), std::to_string(r->layer).c_str(), fmt_percent(r->counts.open_share()).c_str(),
-                       t.c_str(), fmt_percent(r->counts.negative_share()).c_str(), t.c_str()));
+                       t.c_str(), fmt_percent(r->counts.negative_share()).c_str(), neg_t.c_str()));
   } else {
-    out.push_back(strf(tr(STR_GATES_SUMMARY), range(open_lo, open_hi).c_str(), t.c_str(), range(neg_lo, neg_hi).c_str(), t.c_str()));
+    out.push_back(strf(tr(STR_GATES_SUMMARY), range(open_lo, open_hi).c_str(), t.c_str(), range(neg_lo, neg_hi).c_str(), neg_t.c_str()));
   }
   out.push_back(tr(STR_GATES_SPARSE));
   if (synthetic) out.push_back(tr(STR_GATES_REAL_FIGURES));
   bool precomputed = false;
   for (const gate_row& r : rows) precomputed |= r.available && !r.live;
-  if (precomputed) out.push_back(tr(STR_LIVE_PRECOMPUTED_SEEN));
+  if (precomputed) out.push_back(std::string(tr(STR_LIVE_PRECOMPUTED)) + tr(STR_MIRROR_COLON) + tr(STR_LIVE_PRECOMPUTED_NOTE));
   return out;
 }
 
@@ -130,7 +130,8 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
 
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
   const std::string thr = fmt_short(s.threshold);
-  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " + strf(tr(STR_GATES_NEGATIVE), thr.c_str()) + "\n";
+  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " +
+                    (s.threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), thr.c_str()) : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO))) + "\n";
   const source_model& m = ls->source->model();
   if (c.hist_token >= 0)
     out += std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(c.hist_token) + " " +
@@ -145,7 +146,8 @@ std::string gates_view_text(const lab_state& s, live_session* ls, const live_cho
     }
     const double open = r.counts.open_share(), neg = r.counts.negative_share();
     out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon + fmt_percent(open) + sep +
-           "< -" + thr + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon + fmt_percent(1 - open - neg) + "\n";
+           "< " + fmt_short(-s.threshold) + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon +
+           fmt_percent(std::max(0.0, 1 - open - neg)) + "\n";
   }
   for (const std::string& line : live_gate_summary(rows, s.threshold, m.synthetic)) out += line + "\n";
   return out;

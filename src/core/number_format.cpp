@@ -51,6 +51,15 @@ std::string fmt_short(double value) {
   return buf;
 }
 
+std::string fmt_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  if (buf[0] == '-' && std::strspn(buf + 1, "0.") == std::strlen(buf + 1)) return buf + 1;
+  return buf;
+}
+
+std::string fmt_percent(double share) { return fmt_fixed(100.0 * share, 2) + " %"; }
+
 std::string fmt_count(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -70,12 +79,6 @@ std::string fmt_count_short(int64_t n) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%s%.2f%s", n < 0 ? "-" : "", v / scale, unit);
   return buf;
-}
-
-std::string fmt_percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f %%", 100.0 * share);
-  return drop_negative_zero(buf);
 }
 
 std::string fmt_mib(uint64_t bytes) {

@@ -1,7 +1,7 @@
 // Gate histograms (lessons 000/003), as a panel (ui/panel.h): for each selected layer, the
 // distribution of silu(gate) over every probe token and intermediate unit (gate_activity), with the
-// shares above +thr and below -thr. Bars are the pack's 64 bins of 0.05; the plot shows
-// [-0.3, 1.2] and folds what lies beyond into its last bar, where almost nothing is.
+// shares above +thr and below -thr. Bars are the pack's 64 bins of 0.05 over [-0.3, 1.2), then one
+// labelled bar for everything above.
 #include "ui/panel.h"
 
 #include <algorithm>
@@ -17,40 +17,77 @@
 
 static const int SHOWN_BINS = 30;  // [-0.3, 1.2)
 
+// A round step for about `ticks` count marks up to `peak`: 1, 2 or 5 times a power of ten.
+static int64_t count_step(int64_t peak, int ticks) {
+  int64_t step = 1;
+  while (step * ticks < peak) {
+    if (step * 2 * ticks >= peak) return step * 2;
+    if (step * 5 * ticks >= peak) return step * 5;
+    step *= 10;
+  }
+  return step;
+}
+
+// The bars over [-0.3, 1.2), then after a gap one more bar for everything at 1.2 and above
+// (labelled, so a tall one there reads as what it is), a count axis on the left.
 static void histogram_plot(const gate_row& r, double thr, float width) {
   const float fs = ImGui::GetFontSize();
-  const ImVec2 p0 = ImGui::GetCursorScreenPos(), size(width, fs * 7.5f);
-  ImGui::Dummy(size);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(width, fs * 8.5f + fs * 1.3f));
+  const float axis_w = ImGui::CalcTextSize("00,000").x + fs * 0.4f;
+  const ImVec2 p0(origin.x + axis_w, origin.y + fs * 1.5f), p1(origin.x + width, origin.y + fs * 8.5f);
+  const float slot = (p1.x - p0.x) / (SHOWN_BINS + 1.5f);  // 30 bins, a gap, the overflow bar
+  const float plot_x1 = p0.x + slot * SHOWN_BINS;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
   dl->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
   const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS, lo = PACK_HIST_LO, hi = lo + SHOWN_BINS * step;
-  auto x_at = [&](double v) { return p0.x + (float)((v - lo) / (hi - lo)) * size.x; };
+  auto x_at = [&](double v) { return p0.x + (float)((v - lo) / (hi - lo)) * (plot_x1 - p0.x); };
+  const ImU32 grey = IM_COL32(110, 110, 110, 255);
   if (r.available) {
-    int64_t bins[SHOWN_BINS] = {0}, peak = 1;
-    for (int b = 0; b < PACK_HIST_BINS; b++) bins[std::min(b, SHOWN_BINS - 1)] += r.counts.histogram[b];
+    int64_t bins[SHOWN_BINS + 1] = {0}, peak = 1;
+    for (int b = 0; b < PACK_HIST_BINS; b++) bins[std::min(b, SHOWN_BINS)] += r.counts.histogram[b];
     for (int64_t n : bins) peak = std::max(peak, n);
-    for (int b = 0; b < SHOWN_BINS; b++) {
-      const double center = lo + (b + 0.5) * step;
-      const ImU32 col = center > thr ? COLOR_GATE : center < -thr ? COLOR_RELU : COLOR_CLASSIC;
-      const float h = (float)bins[b] / (float)peak * (size.y - fs * 0.3f);
-      dl->AddRectFilled(ImVec2(x_at(lo + b * step) + 0.5f, p1.y - h), ImVec2(x_at(lo + (b + 1) * step) - 0.5f, p1.y), col);
+    const int64_t tick = count_step(peak, 3);
+    const float usable = p1.y - p0.y - fs * 0.3f;
+    auto y_at = [&](int64_t n) { return p1.y - (float)n / (float)peak * usable; };
+    widget_text_at(origin, grey, tr(STR_LIVEUX_COUNT));  // what the axis counts: values in each bin
+    for (int64_t n = 0; n <= peak; n += tick) {  // the count axis: gridlines and their counts
+      const float y = y_at(n);
+      dl->AddLine(ImVec2(p0.x - fs * 0.2f, y), ImVec2(p1.x, y), n ? IM_COL32(225, 225, 225, 255) : grey);
+      const std::string label = fmt_count(n);
+      widget_text_at(ImVec2(p0.x - fs * 0.3f - ImGui::CalcTextSize(label.c_str()).x, y - fs * 0.5f), grey, label);
     }
+    for (int b = 0; b <= SHOWN_BINS; b++) {
+      const bool overflow = b == SHOWN_BINS;
+      const double center = overflow ? hi : lo + (b + 0.5) * step;
+      const ImU32 col = center > thr ? COLOR_GATE : center < -thr ? COLOR_RELU : COLOR_CLASSIC;
+      const float x0 = overflow ? p1.x - slot : x_at(lo + b * step), x1 = overflow ? p1.x : x_at(lo + (b + 1) * step);
+      dl->AddRectFilled(ImVec2(x0 + 0.5f, y_at(bins[b])), ImVec2(x1 - 0.5f, p1.y), col);
+    }
+    item_probe_shape(("gates-overflow-" + std::to_string(r.layer)).c_str(), p1.x - slot, y_at(bins[SHOWN_BINS]), p1.x, p1.y);
   }
   // The threshold lines and SiLU's floor, where the lesson draws them.
   for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), IM_COL32(60, 60, 60, 200), 1.0f);
   const double floor = act_silu_minimum().value;
   dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), IM_COL32(200, 30, 30, 255), 2.0f);
   dl->AddLine(ImVec2(x_at(0), p1.y), ImVec2(x_at(0), p1.y + fs * 0.3f), IM_COL32(60, 60, 60, 255));
+  dl->AddLine(ImVec2(plot_x1 + slot * 0.25f, p0.y), ImVec2(plot_x1 + slot * 0.25f, p1.y), IM_COL32(180, 180, 180, 255));
   dl->AddRect(p0, p1, IM_COL32(180, 180, 180, 255));
   const char* labels[] = {"-0.3", "0", "0.5", "1"};
   const double at[] = {-0.3, 0, 0.5, 1.0};
+  const std::string overflow = tr(STR_LIVEUX_OVERFLOW);
+  const float overflow_w = ImGui::CalcTextSize(overflow.c_str()).x;
+  const float overflow_x = std::min(p1.x - overflow_w, p1.x - slot * 0.5f - overflow_w * 0.5f);
   for (int i = 0; i < 4; i++) {
     const float w = ImGui::CalcTextSize(labels[i]).x;
-    dl->AddText(ImVec2(std::min(std::max(x_at(at[i]) - w * 0.5f, p0.x), p1.x - w), p1.y + 2), IM_COL32(110, 110, 110, 255), labels[i]);
+    const float x = std::min(std::max(x_at(at[i]) - w * 0.5f, p0.x), overflow_x - w - fs * 0.3f);
+    widget_text_at(ImVec2(x, p1.y + 2), grey, labels[i]);
   }
-  ImGui::Dummy(ImVec2(size.x, fs * 1.1f));
+  widget_text_at(ImVec2(overflow_x, p1.y + 2), grey, overflow);
 }
+
+// "-0.1" below a threshold of 0.1; "0" (not "-0") for a threshold of 0.
+static std::string negated(double thr) { return fmt_short(-thr); }
 
 static void layer_column(const gate_row& r, double thr, float width) {
   ImGui::BeginGroup();
@@ -62,16 +99,15 @@ static void layer_column(const gate_row& r, double thr, float width) {
   } else if (r.live) {
     widget_text_colored(IM_COL32(26, 128, 51, 255), tr(STR_LIVE_LIVE));
   } else {
-    widget_text_colored(IM_COL32(153, 89, 0, 255), tr(STR_LIVE_PRECOMPUTED));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(STR_LIVE_PRECOMPUTED_NOTE));
+    widget_text_colored(IM_COL32(153, 89, 0, 255), tr(STR_LIVE_PRECOMPUTED));  // explained under the plots
   }
   item_probe(("gates-layer-" + std::to_string(r.layer)).c_str());
   histogram_plot(r, thr, width);
   if (r.available) {
     const double open = r.counts.open_share(), neg = r.counts.negative_share();
     widget_text_colored(COLOR_GATE, "> " + fmt_short(thr) + ": " + fmt_percent(open));
-    widget_text_colored(COLOR_RELU, "< -" + fmt_short(thr) + ": " + fmt_percent(neg));
-    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + fmt_percent(1 - open - neg));
+    widget_text_colored(COLOR_RELU, "< " + negated(thr) + ": " + fmt_percent(neg));
+    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + fmt_percent(std::max(0.0, 1 - open - neg)));
   }
   ImGui::PopID();
   ImGui::EndGroup();
@@ -81,10 +117,21 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
   widget_text_wrapped(tr(STR_GATES_INTRO));
   if (!c.ready) return;
   // Threshold and which tokens.
-  float thr = (float)s->threshold;
+  // A drag moves it by 0.01; a typed value keeps up to 3 decimals (the link carries them).
+  double thr = s->threshold;
+  const double thr_lo = 0, thr_hi = 0.5;
+  const bool fine = std::fabs(thr * 100 - std::round(thr * 100)) > 1e-9;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.6f, ImGui::GetFontSize() * 14));
-  if (ImGui::SliderFloat(tr(STR_GATES_THRESHOLD), &thr, 0.0f, 0.5f, "%.2f")) s->threshold = std::round(thr * 100) / 100.0;
+  const widget_slider_change how =
+      widget_slider_typable(tr(STR_GATES_THRESHOLD), ImGuiDataType_Double, &thr, &thr_lo, &thr_hi, fine ? "%.3f" : "%.2f");
+  if (how != WIDGET_SLIDER_NONE) {
+    const double scale = how == WIDGET_SLIDER_TYPED ? 1000 : 100;
+    s->threshold = std::round(std::min(std::max(thr, thr_lo), thr_hi) * scale) / scale + 0.0;  // + 0.0: never -0
+  }
   item_probe("gates-threshold");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_LIVEUX_TYPE_HINT));
+  ImGui::PopStyleColor();
   ImGui::AlignTextToFramePadding();
   widget_text(tr(STR_GATES_TOKEN));
   widget_same_line_if_fits(widget_button_width(tr(STR_GATES_ALL_TOKENS)));
@@ -100,7 +147,8 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
   // Legend.
   widget_text_colored(COLOR_GATE, strf(tr(STR_GATES_OPEN), fmt_short(s->threshold).c_str()));
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_NEGATIVE)).x + ImGui::GetFontSize() * 2);
-  widget_text_colored(COLOR_RELU, strf(tr(STR_GATES_NEGATIVE), fmt_short(s->threshold).c_str()));
+  widget_text_colored(COLOR_RELU, s->threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), fmt_short(s->threshold).c_str())
+                                                   : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO)));
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_FLOOR)).x);
   widget_text_colored(IM_COL32(199, 31, 31, 255), tr(STR_GATES_FLOOR));
   // One column per layer: side by side where they fit, stacked on a phone.
@@ -114,6 +162,8 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
     layer_column(rows[i], s->threshold, width);
   }
   ImGui::Spacing();
+  // What the numbers say, the lesson's real figures beside synthetic ones, and what
+  // "precomputed" means (on screen: phones and keyboards see no hover tooltip); the mirror too.
   for (const std::string& line : live_gate_summary(rows, s->threshold, ls->source->model().synthetic)) widget_text_wrapped(line);
 }
 

@@ -15,6 +15,8 @@
 #include "ui/widgets.h"
 
 static const double PLOT_Y_MIN = -1.0, PLOT_Y_MAX = 6.2;
+// The minimum's label keeps this much (in plot units) above the curves under it.
+static const double LABEL_GAP = 0.35;
 static const int CURVE_SAMPLES = 241;  // every 0.05 on [-6, 6]
 // A drag that passes within this many pixels of a whole number or of SiLU's minimum lands on it
 // exactly, so the lesson's z = -1 (SiLU(-1) = -0.268941) is one drag away at any screen width.
@@ -108,11 +110,18 @@ static void draw_plot(lab_state* s, float width) {
   ImVec2 mp = pf.to_screen(m.z, m.value);
   dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f);
   std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + strf("%.3f", m.z) + ", " + strf("%.3f", m.value) + ")";
-  // Above the point (below it are the axis labels), centred on it, kept inside the plot on a
-  // narrow screen.
+  // Above the point and clear of every curve: left of z = 0 they all stay below 1 (sigmoid's
+  // top); to the right none rises above z itself. So the label, centred on the point or pushed
+  // left to the plot's edge, sits just above max(1, z at its right end); a leader line goes down.
+  // On a narrow plot the label takes two lines, so it ends left of z = 1.5.
+  const float room = pf.to_screen(1.5, 0).x - pf.min.x - 4;
+  if (ImGui::CalcTextSize(min_label.c_str()).x > room) min_label = widget_break_lines(min_label, room);
   ImVec2 label_size = ImGui::CalcTextSize(min_label.c_str());
-  float label_x = std::fmax(pf.min.x + 4, std::fmin(mp.x - label_size.x * 0.5f, pf.max.x - 4 - label_size.x));
-  ImVec2 label_pos(label_x, mp.y - fs * 0.6f - label_size.y * 2);
+  float label_x = std::fmax(pf.min.x + 4, mp.x - label_size.x * 0.5f);
+  double right_z = pf.z_at(label_x + label_size.x);
+  float label_bottom = std::fmax(pf.to_screen(0, std::fmax(1.0, right_z) + LABEL_GAP).y, pf.min.y + label_size.y + 2);
+  ImVec2 label_pos(label_x, label_bottom - label_size.y);
+  dl->AddLine(ImVec2(mp.x, label_pos.y + label_size.y), ImVec2(mp.x, mp.y - fs * 0.35f), IM_COL32(0, 0, 0, 110), 1.0f);
   dl->AddRectFilled(label_pos, ImVec2(label_pos.x + label_size.x, label_pos.y + label_size.y), IM_COL32(255, 255, 255, 200));
   dl->AddText(label_pos, IM_COL32(0, 0, 0, 255), min_label.c_str());
   item_probe_shape("silu-min-label", label_pos.x, label_pos.y, label_pos.x + label_size.x, label_pos.y + label_size.y);

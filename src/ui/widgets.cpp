@@ -66,37 +66,143 @@ static float visible_right_abs() {
 
 float widget_visible_width() { return visible_right_abs() - ImGui::GetCursorScreenPos().x; }
 
-// Chinese characters and full-width punctuation (U+3000..U+9FFF, U+FF00..): lines may break
-// between any two of them, not only at spaces.
-static bool has_cjk(const std::string& text) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if ((c >= 0xE3 && c <= 0xE9) || (c == 0xEF && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0xBC)) return true;
-  }
-  return false;
+// [SECTION] line breaking
+// A code point and its length in bytes (invalid bytes count as one character of their own).
+static unsigned utf8_at(const std::string& s, size_t i, size_t* len) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+  if (i + size_t(n) > s.size()) n = 1;
+  unsigned cp = n == 1 ? c : c & (0x7F >> n);
+  for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + size_t(k)]) & 0x3F);
+  *len = size_t(n);
+  return cp;
 }
 
-// Line breaks at spaces only: ImGui also breaks after '.', which would cut "0.000000" in two.
-// Chinese text, and text with a run too wide for a line, is left to ImGui's wrapping.
-static std::string break_at_spaces(const std::string& text, float width) {
-  if (has_cjk(text)) return text;
-  std::string out, line;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    std::string word = text.substr(start, end - start);
-    if (ImGui::CalcTextSize(word.c_str()).x > width) return text;  // a run of Chinese: ImGui wraps it
-    std::string candidate = line.empty() ? word : line + " " + word;
-    if (!line.empty() && ImGui::CalcTextSize(candidate.c_str()).x > width) {
-      out += line + "\n";
-      line = word;
-    } else {
-      line = candidate;
-    }
-    start = end + 1;
+// Chinese (and other East Asian) characters and full-width punctuation: a line may break
+// between any two of them, and between one of them and a Latin word.
+static bool is_cjk(unsigned c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFFEF) || c == 0x2018 || c == 0x2019 ||
+         c == 0x201C || c == 0x201D || c == 0x2026;
+}
+
+// No line starts with these (closing punctuation), and none ends with the openers below.
+static bool is_closing(unsigned c) {
+  switch (c) {
+    case 0x3001: case 0x3002: case 0xFF0C: case 0xFF0E: case 0xFF1A: case 0xFF1B: case 0xFF01: case 0xFF1F:
+    case 0xFF09: case 0x3009: case 0x300B: case 0x300D: case 0x300F: case 0x3011: case 0x3015: case 0xFF3D:
+    case 0xFF5D: case 0x201D: case 0x2019: case 0x2026: case 0x30FC: case 0xFF05:
+    case ',': case '.': case ';': case ':': case '!': case '?': case ')': case ']': case '}': case '%':
+      return true;
+    default:
+      return false;
   }
-  return out + line;
+}
+static bool is_opening(unsigned c) {
+  switch (c) {
+    case 0xFF08: case 0x3008: case 0x300A: case 0x300C: case 0x300E: case 0x3010: case 0x3014: case 0xFF3B:
+    case 0xFF5B: case 0x201C: case 0x2018: case '(': case '[': case '{':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The pieces a line never breaks inside: a Latin word or number (a run without spaces), one
+// Chinese character, each with the punctuation that must stay with it. `sep` is where the
+// spaces before it begin (sep == begin: no space, the break is between two characters).
+struct line_atom { size_t sep, begin, end; };
+
+static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size_t to, bool keep_openers = true) {
+  std::vector<line_atom> atoms;
+  bool space_before = true;  // the paragraph's start acts as a space: a new atom
+  size_t sep = from;
+  unsigned prev = 0;
+  for (size_t i = from, len = 0; i < to; i += len) {
+    unsigned c = utf8_at(s, i, &len);
+    if (c == ' ') {
+      if (!space_before) sep = i;
+      space_before = true;
+      prev = c;
+      continue;
+    }
+    bool cjk = is_cjk(c), prev_cjk = is_cjk(prev);
+    // Joins the atom before it: a Latin run goes on; nothing breaks before closing or after
+    // opening punctuation.
+    bool join = !space_before && !atoms.empty() && ((!cjk && !prev_cjk) || is_closing(c) || (keep_openers && is_opening(prev)));
+    if (join) {
+      atoms.back().end = i + len;
+    } else {
+      atoms.push_back(line_atom{space_before ? sep : i, i, i + len});
+    }
+    space_before = false;
+    prev = c;
+  }
+  return atoms;
+}
+
+static float text_width(const std::string& s, size_t a, size_t b) { return ImGui::CalcTextSize(s.c_str() + a, s.c_str() + b).x; }
+
+std::string widget_break_lines(const std::string& text, float width) {
+  std::string out;
+  for (size_t para = 0; para <= text.size();) {
+    size_t stop = text.find('\n', para);
+    if (stop == std::string::npos) stop = text.size();
+    if (para) out += '\n';
+    std::string line;
+    bool first = true;
+    std::vector<line_atom> atoms = line_atoms(text, para, stop);
+    for (size_t ai = 0; ai < atoms.size(); ai++) {
+      const line_atom a = atoms[ai];
+      // A bracketed number wider than a line ("（v=-0.278465）："): its opening bracket may end a
+      // line rather than the number be cut.
+      if (ImGui::CalcTextSize(text.c_str() + a.begin, text.c_str() + a.end).x > width) {
+        std::vector<line_atom> parts = line_atoms(text, a.begin, a.end, false);
+        if (parts.size() > 1) {
+          parts[0].sep = a.sep;
+          atoms.erase(atoms.begin() + long(ai));
+          atoms.insert(atoms.begin() + long(ai), parts.begin(), parts.end());
+          ai--;
+          continue;
+        }
+      }
+      // The first atom of a paragraph keeps its indent; later ones their spaces, unless they start a line.
+      std::string with_sep = line + text.substr(first ? para : a.sep, a.end - (first ? para : a.sep));
+      first = false;
+      if (line.empty() || ImGui::CalcTextSize(with_sep.c_str()).x <= width) {
+        line = with_sep;
+      } else {
+        out += line + '\n';
+        line = text.substr(a.begin, a.end - a.begin);
+      }
+      // A word wider than a whole line: broken between characters, as a last resort.
+      while (ImGui::CalcTextSize(line.c_str()).x > width) {
+        size_t cut = 0, len = 0;
+        std::vector<size_t> cuts;  // character boundaries that fit
+        for (size_t i = 0; i < line.size(); i += len) {
+          utf8_at(line, i, &len);
+          if (i && text_width(line, 0, i + len) > width) break;
+          cuts.push_back(cut = i + len);
+        }
+        // Not before closing punctuation, not after opening punctuation, if another cut fits.
+        for (size_t k = cuts.size(); k-- > 0;) {
+          size_t n = 0;
+          const unsigned next = cuts[k] < line.size() ? utf8_at(line, cuts[k], &n) : 0;
+          const unsigned last = utf8_at(line, k ? cuts[k - 1] : 0, &n);
+          if (!is_closing(next) && !is_opening(last)) {
+            cut = cuts[k];
+            break;
+          }
+        }
+        if (cut >= line.size()) break;
+        out += line.substr(0, cut) + '\n';
+        line = line.substr(cut);
+      }
+    }
+    out += line;
+    para = stop + 1;
+  }
+  return out;
 }
 
 void widget_text_wrapped(const std::string& text) {
@@ -105,10 +211,44 @@ void widget_text_wrapped(const std::string& text) {
   float width = right_local - ImGui::GetCursorPosX();
   if (width < 50) return widget_text(text);
   ImGui::PushTextWrapPos(right_local);
-  std::string shown = text.find('\n') == std::string::npos ? break_at_spaces(text, width) : text;
+  std::string shown = widget_break_lines(text, width - 1);
   ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
   item_probe_text(text);  // recorded as written, whatever the line breaks
   ImGui::PopTextWrapPos();
+}
+
+// [SECTION] numbers a student sets: drag or type
+static double scalar_get(ImGuiDataType type, const void* v) {
+  return type == ImGuiDataType_S32 ? double(*static_cast<const int*>(v))
+         : type == ImGuiDataType_Float ? double(*static_cast<const float*>(v)) : *static_cast<const double*>(v);
+}
+static void scalar_set(ImGuiDataType type, void* v, double x) {
+  if (type == ImGuiDataType_S32) *static_cast<int*>(v) = int(x);
+  else if (type == ImGuiDataType_Float) *static_cast<float*>(v) = float(x);
+  else *static_cast<double*>(v) = x;
+}
+
+widget_slider_change widget_slider_typable(const char* label, ImGuiDataType type, void* value, const void* lo,
+                                           const void* hi, const char* format) {
+  ImGuiContext& g = *GImGui;
+  const ImGuiID id = ImGui::GetID(label);
+  const ImGuiID before_key = ImHashStr("value-before-press", 0, id);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const bool was_typing = ImGui::TempInputIsActive(id);
+  const double before = scalar_get(type, value);
+  bool undone = false;
+  // ImGui 1.86 sliders type only on Ctrl+click: a double click (or tap) types too, from the
+  // value before its first click moved it.
+  if (!was_typing && g.IO.MouseDoubleClicked[0] && g.HoveredIdPreviousFrame == id) {
+    scalar_set(type, value, ImClamp(double(storage->GetFloat(before_key, float(before))), scalar_get(type, lo), scalar_get(type, hi)));
+    g.NavActivateInputId = id;
+    undone = true;
+  }
+  bool changed = ImGui::SliderScalar(label, type, value, lo, hi, format, ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemActivated() && !undone) storage->SetFloat(before_key, float(before));
+  if (undone) return WIDGET_SLIDER_TYPED;
+  if (!changed) return WIDGET_SLIDER_NONE;
+  return was_typing || ImGui::TempInputIsActive(id) ? WIDGET_SLIDER_TYPED : WIDGET_SLIDER_DRAGGED;
 }
 
 // [SECTION] boxes and wide content
@@ -118,8 +258,11 @@ void widget_drag_to_scroll() {
   // A press on a window's background makes its move handle the active item, even for a window
   // that cannot move: that is the "empty page" case.
   if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left) || g.ActiveId != w->MoveId || g.ActiveIdWindow != w) return;
-  ImVec2 delta = g.IO.MouseDelta;
-  for (ImGuiWindow* target = w; target && (delta.x != 0 || delta.y != 0); target = target->ParentWindow) {
+  widget_scroll_by_drag(g.IO.MouseDelta);
+}
+
+void widget_scroll_by_drag(ImVec2 delta) {
+  for (ImGuiWindow* target = GImGui->CurrentWindow; target && (delta.x != 0 || delta.y != 0); target = target->ParentWindow) {
     float x = ImClamp(target->Scroll.x - delta.x, 0.0f, target->ScrollMax.x);
     float y = ImClamp(target->Scroll.y - delta.y, 0.0f, target->ScrollMax.y);
     delta.x -= target->Scroll.x - x;  // what this window could not take goes to its parent
@@ -224,5 +367,11 @@ void widget_text_table(const char* id, const std::vector<std::string>& headers, 
     ImGui::EndTable();
   }
   widget_wide_end();
+}
+
+void widget_text_at(ImVec2 pos, ImU32 color, const std::string& text) {
+  ImGui::GetWindowDrawList()->AddText(pos, color, text.c_str(), text.c_str() + text.size());
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), text.c_str() + text.size());
+  item_probe_shape(("label:" + text).c_str(), pos.x, pos.y, pos.x + size.x, pos.y + size.y);
 }
 

@@ -43,6 +43,20 @@ void widget_text(const std::string& text);
 void widget_text_colored(ImU32 color, const std::string& text);
 void widget_text_disabled(const std::string& text);
 void widget_text_wrapped(const std::string& text);
+// The line breaks widget_text_wrapped draws at `width` pixels (current font): breaks at spaces,
+// and in Chinese between characters; never inside a number or a Latin word ("-0.278",
+// "qwen3.5-0.8b") unless it alone is wider than a line, never with CJK closing punctuation
+// ("，", "。", "）") at a line start or opening punctuation at a line end; each line is filled as
+// far as it goes. Existing '\n' are kept.
+std::string widget_break_lines(const std::string& text, float width);
+
+// A slider for a number a student sets (the threshold, token k, delta) that can also be typed
+// into, as the hand calculation's fields: a double click (a double tap on a phone, which brings up
+// its keyboard), Ctrl+click, or Enter when it has the keyboard focus. The value the first click
+// of a double click jumped to is undone, so typing starts from the value that was there.
+enum widget_slider_change { WIDGET_SLIDER_NONE, WIDGET_SLIDER_DRAGGED, WIDGET_SLIDER_TYPED };
+widget_slider_change widget_slider_typable(const char* label, ImGuiDataType type, void* value, const void* lo,
+                                           const void* hi, const char* format);
 
 // [SECTION] boxes and wide content: every number stays reachable on a 390 px phone
 // A box (child window) as tall as its content was last frame, so nothing in it needs a scroll
@@ -73,7 +87,15 @@ void widget_text_table(const char* id, const std::vector<std::string>& headers, 
 // under the finger) scrolls it, and whatever it cannot scroll goes to the window around it.
 // Call at the end of every window that can scroll.
 void widget_drag_to_scroll();
+// Scrolls the current window by `delta` pixels of finger movement (content follows the finger);
+// what it cannot take goes to the windows around it (the page). For a control that pans only
+// some of a drag (the heatmap at its edge, or at x1 where it cannot pan at all).
+void widget_scroll_by_drag(ImVec2 delta);
 
 // The width left on screen from the cursor: the visible area, not a wider content's extent.
 float widget_visible_width();
+
+// A label at a place on a plot (an axis's number, a legend's scale), drawn over what is there
+// (reserve the place first, ImGui::Dummy); recorded for the tests as a shape named "label:TEXT".
+void widget_text_at(ImVec2 screen_pos, ImU32 color, const std::string& text);
 

@@ -9,6 +9,7 @@ import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, it
   pressAndWaitForFocus, viewTable } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 import { registerLoadTests } from "./load_tests.mjs";
+import { registerLiveUxTests } from "./liveux_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -339,6 +340,7 @@ for (const screen of SCREENS)
 
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
 registerLoadTests(test, { expect, expectIncludes });
+registerLiveUxTests(test, { expect, shot });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -58,7 +58,12 @@ static void push(const input_event& e) {
   g_dirty = true;
 }
 
+// A pinch is handed to ImGui as Ctrl+wheel (as browsers report a trackpad's pinch): ImGui then
+// scrolls nothing, and a zoomable view under the fingers zooms. Ctrl is held for that frame only.
+static bool g_key_ctrl = false, g_wheel_ctrl = false;
+
 static void drain_queue(ImGuiIO& io) {
+  if (g_wheel_ctrl) io.KeyCtrl = g_key_ctrl, g_wheel_ctrl = false;
   bool button_changed[3] = {false, false, false}, any_button = false;
   std::vector<int> keys_changed;
   size_t i = 0;
@@ -77,13 +82,14 @@ static void drain_queue(ImGuiIO& io) {
       for (int k : keys_changed) seen |= k == e.code;
       if (seen) break;
       io.KeysDown[e.code] = e.down;
-      io.KeyCtrl = e.ctrl, io.KeyShift = e.shift, io.KeyAlt = e.alt, io.KeySuper = e.super;
+      io.KeyCtrl = g_key_ctrl = e.ctrl, io.KeyShift = e.shift, io.KeyAlt = e.alt, io.KeySuper = e.super;
       keys_changed.push_back(e.code);
     } else if (e.kind == IN_TEXT) {
       io.AddInputCharactersUTF8(e.text.c_str());
     } else if (e.kind == IN_WHEEL) {
       io.MouseWheelH += e.x;
       io.MouseWheel += e.y;
+      if (e.ctrl) io.KeyCtrl = g_wheel_ctrl = true;
     }
   }
   g_queue.erase(g_queue.begin(), g_queue.begin() + long(i));
@@ -183,8 +189,44 @@ static void keyboard_update(bool want_text) {
   }
 }
 
+// Two fingers pinch: the mouse is let go (its press picks nothing: it is released far away) and
+// then sits between the fingers, and each change of their distance is a Ctrl+wheel step of
+// 1.25x (what one wheel notch zooms), so a pinch zooms the heatmap by exactly the fingers' ratio.
+static bool g_pinching = false;
+static double g_pinch_distance = 0;
+static const float FAR_AWAY = -100000;
+
+static bool pinch(int type, const EmscriptenTouchEvent* e) {
+  const EmscriptenTouchPoint* down[2];
+  int n = 0;
+  for (int i = 0; i < e->numTouches && n < 2; ++i) {
+    bool lifted = (type == EMSCRIPTEN_EVENT_TOUCHEND || type == EMSCRIPTEN_EVENT_TOUCHCANCEL) && e->touches[i].isChanged;
+    if (!lifted) down[n++] = &e->touches[i];
+  }
+  if (n < 2) {
+    if (g_pinching && n == 0) g_pinching = false;  // every finger up: the next touch is a tap again
+    return g_pinching;
+  }
+  double dx = down[1]->targetX - down[0]->targetX, dy = down[1]->targetY - down[0]->targetY;
+  double distance = std::sqrt(dx * dx + dy * dy);
+  float mx = float(down[0]->targetX + down[1]->targetX) / 2, my = float(down[0]->targetY + down[1]->targetY) / 2;
+  if (!g_pinching) {
+    g_pinching = true;
+    g_keyboard_on_release = false;
+    push(move_event(FAR_AWAY, FAR_AWAY));
+    push(button_event(0, false));
+  } else if (distance > 0 && g_pinch_distance > 0 && distance != g_pinch_distance) {
+    input_event wheel{IN_WHEEL, 0, false, 0, float(std::log(distance / g_pinch_distance) / std::log(1.25)), {}, true, false, false, false};
+    push(move_event(mx, my));
+    push(wheel);
+  }
+  g_pinch_distance = distance;
+  return true;
+}
+
 // One finger is the mouse.
 static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
+  if (pinch(type, e)) return EM_TRUE;
   if (e->numTouches > 0) push(move_event(float(e->touches[0].targetX), float(e->touches[0].targetY)));
   if (type == EMSCRIPTEN_EVENT_TOUCHSTART && e->numTouches > 0) {
     bool dbl = is_double_press(0, e->timestamp, float(e->touches[0].targetX), float(e->touches[0].targetY), DOUBLE_TAP_PIXELS);
@@ -240,7 +282,18 @@ EM_JS(void, js_set_cursor, (const char* canvas, const char* cursor), {
   if (el) el.style.cursor = UTF8ToString(cursor);
 });
 
-EM_JS(double, js_pixel_ratio, (void), { return window.devicePixelRatio || 1; });
+// Device pixels per CSS pixel. Page zoom (Ctrl +, a browser's text size) changes
+// devicePixelRatio; a pinch zoom of the page (allowed: index.html's viewport) magnifies the
+// canvas instead, so its backing store grows by the zoom too, in half steps (each step rebuilds
+// the fonts) and within 4096 pixels a side (what phones' GPUs take).
+EM_JS(double, js_pixel_ratio, (void), {
+  const dpr = window.devicePixelRatio || 1;
+  const vv = window.visualViewport;
+  let zoom = vv && vv.scale > 1 ? Math.floor(vv.scale * 2) / 2 : 1;
+  const side = Math.max(window.innerWidth, window.innerHeight, 1) * dpr;
+  zoom = Math.max(1, Math.min(zoom, 4096 / side));
+  return dpr * zoom;
+});
 
 static void set_clipboard(void*, const char* text) {
   g_clipboard = text;

@@ -1,0 +1,271 @@
+// Browser tests of the live views as a student meets them (issue 15): numbers typed on a phone
+// and a desktop, the heatmap and the chips by keyboard, a phone's swipes and pinches on the
+// heatmap and the per-token view, and page zoom. Each at 390 px (a phone) and 1280 px, in
+// English and Chinese, with a screenshot of what changed.
+import { openPage, mirror, hash, waitForMirror, itemCenter } from "./browser.mjs";
+
+const LIVE_TIMEOUT = 60000;
+const PHONE = { name: "phone", width: 390, height: 844, scale: 3, phone: true };
+const DESKTOP = { name: "desktop", width: 1280, height: 800 };
+// A keyboard at a phone's width (a tablet with a keyboard, a zoomed desktop window).
+const NARROW_KEYBOARD = { name: "narrow", width: 390, height: 844 };
+const COMBOS = [];
+for (const screen of [PHONE, DESKTOP]) for (const lang of ["en", "zh"]) COMBOS.push({ screen, lang });
+
+const rectOf = (page, name) => page.evaluate((n) => window.labItemRect(n), name);
+const waitItem = (page, name) => page.waitForFunction((n) => window.labItemRect(n), name, { timeout: LIVE_TIMEOUT });
+const hashValue = async (page, key) => {
+  const m = new RegExp(`[#&]${key}=([^&]*)`).exec(await hash(page));
+  return m ? m[1] : null;
+};
+const waitHash = (page, part) => page.waitForFunction((p) => decodeURIComponent(location.hash).includes(p), part, { timeout: 10000 })
+  .catch(async () => { throw new Error(`the link never held "${part}": ${await hash(page)}`); });
+
+// Waits for `text` in the mirror while the weights stream in. On this shared two-core machine a
+// download can stall (the stream gives up after 20 s and offers Retry): press it, as a person would.
+async function waitLive(page, text) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < 3 * LIVE_TIMEOUT) {
+    if ((await mirror(page)).includes(text)) return;
+    const retry = await page.evaluate(() => window.labItemRect("stream-retry"));
+    if (retry) await page.mouse.click(retry.x + retry.w / 2, retry.y + retry.h / 2);
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`);
+}
+
+async function touch(page, steps) {
+  const cdp = await page.context().newCDPSession(page);
+  const t0 = Date.now() / 1000;
+  let t = t0;
+  for (const [type, points] of steps) {
+    t += 0.03;
+    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map(([x, y]) => ({ x, y })), timestamp: t });
+  }
+  await cdp.detach();
+}
+
+async function doubleTap(page, x, y) {
+  const cdp = await page.context().newCDPSession(page);
+  const t0 = Date.now() / 1000;
+  for (const [type, dt] of [["touchStart", 0], ["touchEnd", 0.05], ["touchStart", 0.15], ["touchEnd", 0.2]])
+    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }], timestamp: t0 + dt });
+  await cdp.detach();
+}
+
+// Starts typing into the number named `name` as a person does on that screen, and types `text`.
+async function typeInto(page, screen, name, text) {
+  const c = await itemCenter(page, name);
+  if (screen.phone) {
+    await doubleTap(page, c.x, c.y);
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard");
+  } else {
+    await page.mouse.dblclick(c.x, c.y);
+    await page.waitForTimeout(100);
+    await page.keyboard.press("Control+A");
+  }
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
+}
+
+async function tabTo(page, name) {
+  for (let i = 0; i < 80; i++) {
+    if ((await page.evaluate(() => window.labFocused())) === name) return;
+    await page.keyboard.press("Tab");
+    await page.waitForTimeout(60);
+  }
+  throw new Error(`Tab never reached "${name}"`);
+}
+
+export function registerLiveUxTests(test, { expect, shot }) {
+  const zh = (lang, en, cn) => (lang === "zh" ? cn : en);
+
+  for (const { screen, lang } of COMBOS) {
+    const tag = `${screen.name} ${lang}`;
+
+    test(`liveux ${tag}: the threshold, token k and delta are typed (0.125 stays 0.125)`, async (site) => {
+      const page = await openPage(site, `#v=1&view=gates&lang=${lang}`, screen);
+      await waitItem(page, "gates-threshold");
+      await typeInto(page, screen, "gates-threshold", "0.125");
+      await waitHash(page, "thr=0.125");
+      await waitLive(page, "> 0.125");
+      await page.waitForTimeout(300);
+      await shot(page, `liveux-gates-typed-${screen.name}-${lang}`);
+      await page.evaluate(() => { location.hash = location.hash.replace("view=gates", "view=perm"); });
+      await waitLive(page, zh(lang, "exactly 0", "恰好为 0"));
+      await typeInto(page, screen, "perm-token", "4");
+      await waitHash(page, "tok=4");
+      await typeInto(page, screen, "perm-delta", "-2.375");
+      await waitHash(page, "delta=-2.375");
+      await waitForMirror(page, "-2.375");
+      await page.waitForTimeout(300);
+      await shot(page, `liveux-perm-typed-${screen.name}-${lang}`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+
+    test(`liveux ${tag}: a swipe on the per-token view never pans the page sideways`, async (site) => {
+      const page = await openPage(site, `#v=1&view=perm&lang=${lang}`, screen);
+      await waitLive(page, zh(lang, "exactly 0", "恰好为 0"));
+      await waitItem(page, "perm-result");
+      const before = await rectOf(page, "perm-result");
+      const y = before.y + before.h + 40, x0 = screen.width * 0.8, x1 = screen.width * 0.1;
+      if (screen.phone) {
+        const steps = [["touchStart", [[x0, y]]]];
+        for (let i = 1; i <= 8; i++) steps.push(["touchMove", [[x0 + (x1 - x0) * i / 8, y]]]);
+        steps.push(["touchEnd", []]);
+        await touch(page, steps);
+      } else {
+        await page.mouse.move(x0, y);
+        await page.mouse.down();
+        await page.mouse.move(x1, y, { steps: 8 });
+        await page.mouse.up();
+      }
+      await page.waitForTimeout(400);
+      const after = await rectOf(page, "perm-result");
+      expect(Math.abs(after.x - before.x) < 0.5, `the page moved sideways: result at x ${before.x} then ${after.x}`);
+      const items = await page.evaluate(() => window.labItems());
+      for (const it of items) expect(it.reachable || it.y0 > screen.height || it.y1 < 0,
+        `"${it.name || it.text}" unreachable after a sideways swipe (x ${it.x0}..${it.x1})`);
+      await shot(page, `liveux-perm-swiped-${screen.name}-${lang}`);
+      await page.context().close();
+    });
+
+    test(`liveux ${tag}: on the heatmap at x1 a vertical swipe scrolls the page; a pinch zooms it`, async (site) => {
+      const page = await openPage(site, `#v=1&view=weights&unit=5&lang=${lang}`, screen);
+      await waitItem(page, "weights-heatmap");
+      await waitForMirror(page, "unit 5", LIVE_TIMEOUT).catch(() => waitForMirror(page, "5", LIVE_TIMEOUT));
+      const r = await rectOf(page, "weights-heatmap");
+      const cx = r.x + r.w / 2, cy = r.y + r.h / 2;
+      if (screen.phone) {
+        const steps = [["touchStart", [[cx, cy + 60]]]];
+        for (let i = 1; i <= 8; i++) steps.push(["touchMove", [[cx, cy + 60 - 25 * i]]]);
+        steps.push(["touchEnd", []]);
+        await touch(page, steps);
+      } else {
+        await page.mouse.move(cx, cy + 60);
+        await page.mouse.down();
+        await page.mouse.move(cx, cy - 140, { steps: 8 });
+        await page.mouse.up();
+      }
+      await page.waitForTimeout(400);
+      const moved = await rectOf(page, "weights-heatmap");
+      expect(moved.y < r.y - 100, `the page did not scroll: heatmap at y ${r.y}, then ${moved.y}`);
+      expect(await hashValue(page, "unit") === "5", "a swipe picked a unit: " + await hash(page));
+      expect(await hashValue(page, "zoom") === "1" || await hashValue(page, "zoom") === null, "a swipe zoomed");
+      // A pinch (two fingers from 40 to 160 px apart) zooms x4 around its centre; on a desktop
+      // a trackpad's pinch arrives as Ctrl+wheel.
+      const m = await rectOf(page, "weights-heatmap");
+      const mx = m.x + m.w / 2, my = m.y + m.h / 2;
+      if (screen.phone) {
+        const steps = [["touchStart", [[mx - 20, my], [mx + 20, my]]]];
+        for (let i = 1; i <= 6; i++) steps.push(["touchMove", [[mx - 20 - 10 * i, my], [mx + 20 + 10 * i, my]]]);
+        steps.push(["touchEnd", []]);
+        await touch(page, steps);
+        await page.waitForFunction(() => /zoom=[0-9.]+/.test(location.hash) && !/zoom=1(&|$)/.test(location.hash));
+        await page.waitForTimeout(400);
+        const zoom = Number(await hashValue(page, "zoom"));
+        expect(zoom > 3.5 && zoom < 4.5, `a pinch from 40 to 160 px zoomed x${zoom}`);
+      } else {
+        await page.mouse.move(mx, my);
+        await page.keyboard.down("Control");
+        await page.mouse.wheel(0, -300);
+        await page.keyboard.up("Control");
+        await page.waitForFunction(() => /zoom=[0-9.]+/.test(location.hash) && !/zoom=1(&|$)/.test(location.hash));
+      }
+      expect(await hashValue(page, "unit") === "5", "a pinch picked a unit: " + await hash(page));
+      const still = await rectOf(page, "weights-heatmap");
+      expect(Math.abs(still.y - m.y) < 1, `the page scrolled during the pinch: ${m.y} then ${still.y}`);
+      await shot(page, `liveux-weights-pinched-${screen.name}-${lang}`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+  }
+
+  for (const screen of [DESKTOP, NARROW_KEYBOARD])
+    for (const lang of ["en", "zh"]) {
+      const tag = `${screen.name} ${lang}`;
+      test(`liveux ${tag} keyboard: the heatmap's arrows pick units and pan, + / - zoom, Space picks nothing`, async (site) => {
+        const page = await openPage(site, `#v=1&view=weights&unit=5&lang=${lang}`, screen);
+        await waitItem(page, "weights-heatmap");
+        await page.locator("#canvas").focus();
+        await tabTo(page, "weights-heatmap");
+        await page.keyboard.press("Space");
+        await page.keyboard.press("Enter");
+        await page.waitForTimeout(200);
+        expect(await hashValue(page, "unit") === "5", "Space / Enter picked a unit: " + await hash(page));
+        await page.keyboard.press("ArrowDown");
+        await page.keyboard.press("ArrowDown");
+        await waitHash(page, "unit=7");
+        await page.keyboard.type("+");
+        await page.keyboard.type("+");
+        await waitHash(page, "zoom=4");
+        await page.keyboard.press("PageDown");  // a view's worth: 3584 / 4 units
+        await waitHash(page, "unit=903");
+        // The picked unit stays in view: row 903 of 3584 lies within cy ± 1/8.
+        const cy = Number(await hashValue(page, "cy"));
+        expect(Math.abs(cy - 903.5 / 3584) <= 0.125, `unit 903 out of view at cy=${cy}`);
+        await page.keyboard.press("ArrowUp");
+        await waitHash(page, "unit=902");
+        await page.keyboard.type("-");
+        await waitHash(page, "zoom=2");
+        await page.keyboard.press("End");
+        await waitHash(page, "unit=3583");
+        expect(Number(await hashValue(page, "cy")) === 0.75, "the last unit is not in view: " + await hash(page));
+        await shot(page, `liveux-weights-keys-${screen.name}-${lang}`);
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      });
+
+      test(`liveux ${tag} keyboard: a focused chip moves with Alt+arrows, and the page says so`, async (site) => {
+        const page = await openPage(site, `#v=1&view=perm&lang=${lang}`, screen);
+        await waitItem(page, "perm-chip-0");
+        const items = await page.evaluate(() => window.labItems());
+        const hint = zh(lang, "Alt+→", "Alt+→");
+        expect(items.some((it) => it.text.includes(hint) && it.reachable), "no reachable hint about moving chips by keyboard");
+        await page.locator("#canvas").focus();
+        await tabTo(page, "perm-chip-0");
+        await page.keyboard.press("Alt+ArrowRight");
+        await waitHash(page, "perm=3,5,1,0,2,4");
+        expect(await page.evaluate(() => window.labFocused()) === "perm-chip-1", "the focus did not follow the chip");
+        await page.keyboard.press("Alt+ArrowRight");
+        await waitHash(page, "perm=3,1,5,0,2,4");
+        await page.keyboard.press("Control+ArrowLeft");
+        await waitHash(page, "perm=3,5,1,0,2,4");
+        await page.keyboard.press("ArrowRight");  // without Alt or Ctrl: the chip stays
+        await page.waitForTimeout(200);
+        expect((await hash(page)).includes("perm=3,5,1,0,2,4"), "a plain arrow moved the chip");
+        await waitForMirror(page, "perm = [3, 5, 1, 0, 2, 4]");
+        await shot(page, `liveux-perm-keys-${screen.name}-${lang}`);
+        await page.context().close();
+      });
+    }
+
+  // [SECTION] page zoom (item 20)
+  for (const screen of [PHONE, DESKTOP])
+    test(`liveux ${screen.name}: the page can be zoomed, and the canvas stays sharp zoomed`, async (site) => {
+      const page = await openPage(site, "#v=1&view=silu&lang=zh", screen);
+      const meta = await page.evaluate(() => document.querySelector("meta[name=viewport]").content);
+      expect(!/user-scalable\s*=\s*no|maximum-scale/.test(meta), "the viewport blocks zoom: " + meta);
+      const dpr = screen.scale || 1;
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 2 });
+      await page.waitForFunction(() => window.visualViewport.scale > 1.9, null, { polling: 250, timeout: 30000 });
+      // The backing store follows the zoom (within 4096 px a side) so text is drawn at the
+      // resolution it is seen at.
+      const want = Math.min(2, 4096 / (Math.max(screen.width, screen.height) * dpr));
+      await page.waitForFunction(([w, d, z]) => document.getElementById("canvas").width >= Math.floor(w * d * z) - 1,
+        [screen.width, dpr, want], { polling: 250, timeout: 60000 })
+        .catch(async () => { throw new Error(`canvas ${await page.evaluate(() => document.getElementById("canvas").width)} px wide at x2 zoom`); });
+      await shot(page, `liveux-zoomed-${screen.name}`);
+      // Still usable zoomed: a new probe from the link is drawn and read out. (Polled by time: a
+      // canvas this large takes seconds a frame on the CPU, and animation-frame polling waits on it.)
+      await page.evaluate(() => { location.hash = "#v=1&view=silu&z=2&lang=zh"; });
+      await page.waitForFunction(() => document.getElementById("lab-text").textContent.includes("SiLU(z) = 1.761594"), null,
+        { polling: 250, timeout: 60000 });
+      await cdp.send("Emulation.setPageScaleFactor", { pageScaleFactor: 1 });
+      await cdp.detach();
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+}
