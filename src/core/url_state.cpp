@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/quiz.h"
 #include "core/view_table.h"
 
 // [SECTION] reading values
@@ -115,6 +116,7 @@ struct decoder {
 static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
 static const char* const OVERLAY_NAMES[] = {"sigmoid", "gelu"};
 static const char* const MATRIX_NAMES[LAB_MATRIX_COUNT] = {"gate", "up", "down"};
+static const char* const UI_NAMES[LAB_UI_COUNT] = {"normal", "present"};
 
 enum url_key_kind {
   URL_KEY_NUMBERS,   // `count` comma-separated numbers into double[count], clamped to [lo, hi]
@@ -124,6 +126,7 @@ enum url_key_kind {
   URL_KEY_FLAGS,     // a comma list of `names` into bools, one per name
   URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
   URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
+  URL_KEY_NAME_LIST, // up to `count` comma-separated `names` (hi of them) into std::vector<int64_t>, repeats allowed
 };
 
 struct url_key {
@@ -170,6 +173,11 @@ static const url_key URL_KEYS[] = {
     {"zoom", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
     {"cx", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
     {"cy", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
+    // The lesson around the views (issue 14). Which question is open, never its answer.
+    {"quiz", URL_KEY_CHOICE, URL_FIELD(quiz), QUIZ_COUNT, 0, 0, QUIZ_NAMES},
+    {"path", URL_KEY_NAME_LIST, URL_FIELD(path), LAB_PATH_MAX, 0, LAB_VIEW_COUNT, LAB_VIEW_NAMES},
+    {"lock", URL_KEY_INT, URL_FIELD(lock), 1, 0, 1, nullptr},
+    {"ui", URL_KEY_CHOICE, URL_FIELD(ui), LAB_UI_COUNT, 0, 0, UI_NAMES},
 };
 
 // [SECTION] decode
@@ -240,6 +248,21 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       if (!value.empty() && !url_pack_location_ok(value)) d.note(URL_MALFORMED, k.key, value);
       else *(std::string*)f = value;
       break;
+    case URL_KEY_NAME_LIST: {  // empty: none
+      std::vector<int64_t> out;
+      const std::vector<std::string> parts = value.empty() ? std::vector<std::string>() : split(value, ',');
+      bool ok = (int)parts.size() <= k.count;
+      for (const std::string& name : parts) {
+        int found = -1;
+        for (int i = 0; i < int(k.hi); ++i)
+          if (name == k.names[i]) found = i;
+        ok &= found >= 0;
+        out.push_back(found);
+      }
+      if (!ok) d.note(URL_MALFORMED, k.key, value);
+      else *(std::vector<int64_t>*)f = out;
+      break;
+    }
   }
 }
 
@@ -322,6 +345,10 @@ static std::string encode_value(const url_key& k, lab_state* s) {
       for (int64_t v : *(std::vector<int64_t>*)f) out += (out.empty() ? "" : ",") + std::to_string(v);
       return out;
     case URL_KEY_PACK: return percent_encode(*(std::string*)f);
+    case URL_KEY_NAME_LIST:
+      for (int64_t v : *(std::vector<int64_t>*)f)
+        if (v >= 0 && v < int64_t(k.hi)) out += (out.empty() ? "" : ",") + std::string(k.names[v]);
+      return out;
   }
   return out;
 }
