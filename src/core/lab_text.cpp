@@ -148,6 +148,12 @@ std::string lab_model_share_text() {
   return format(tr(STR_MODEL_SHARE), fmt_count(b.mlp), fmt_count(b.total), share);
 }
 
+std::string lab_model_percent(int64_t count) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * double(count) / double(model_budget_count(model_config_qwen35_08b()).total));
+  return buf;
+}
+
 std::vector<lab_model_row> lab_model_rows() {
   const model_budget b = model_budget_count(model_config_qwen35_08b());
   return {{STR_MODEL_EMBEDDING, b.embedding}, {STR_MODEL_MLP, b.mlp}, {STR_MODEL_ATTENTION, b.attention},
@@ -164,7 +170,8 @@ std::string lab_model_text(const lab_state& s) {
   const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
   std::string out = list_head(STR_MODEL_TITLE);
   for (const lab_model_row& r : lab_model_rows())
-    out += std::string(tr(r.name)) + colon + fmt_count(r.count) + " (" + fmt_count_short(r.count) + ")\n";
+    out += std::string(tr(r.name)) + colon + fmt_count(r.count) + " (" + fmt_count_short(r.count) + ")" + sep +
+           lab_model_percent(r.count) + "\n";
   out += lab_model_share_text() + "\n";
   out += list_head(STR_DECODE_TITLE);
   for (const std::vector<std::string>& row : lab_decode_rows(s))

@@ -31,7 +31,9 @@ std::vector<std::string> lab_fixed_gate_lines(const lab_state& state);
 // The whole model (model_budget.h) as the budget view's bar and table rows, and its sentence.
 struct lab_model_row { str_id name; int64_t count; };
 std::vector<lab_model_row> lab_model_rows();   // embedding, MLP, attention, norms, total
-std::string lab_model_share_text();            // "The MLP holds 264,241,152 of 752,393,024 parameters (35.1 %)..."
+std::string lab_model_share_text();
+std::string lab_model_percent(int64_t count);  // of the whole model: "35.1 %"
+            // "The MLP holds 264,241,152 of 752,393,024 parameters (35.1 %)..."
 // Decode traffic from the budget fields: rows {label, bf16 "22.02 MB", int8 "11.04 MB"}.
 std::vector<std::vector<std::string>> lab_decode_rows(const lab_state& s);
 // Both, as the mirror prints them under the budget view.

@@ -10,9 +10,11 @@
 #include "ui/budget_panel.h"
 #include "ui/focus.h"
 #include "ui/gates_panel.h"
+#include "ui/glossary_panel.h"
 #include "ui/item_probe.h"
 #include "ui/live_header.h"
 #include "ui/perm_panel.h"
+#include "ui/quiz_panel.h"
 #include "ui/silu_panel.h"
 #include "ui/widgets.h"
 
@@ -34,6 +36,7 @@ void lab_app_init(lab_app* app) {
   *app = lab_app{};
   focus_install();
   hand_panel_init(&app->hand);
+  quiz_panel_init(&app->quiz);
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
   // lost) brings back where this browser left off, so nobody loses their place.
   std::string fragment = platform_url_fragment();
@@ -64,7 +67,8 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  for (const lab_view_info& v : LAB_VIEWS) view_button(s, v);
+  if (!s->lock)  // lock=1: the student follows the lesson path (draw_lesson_path)
+    for (const lab_view_info& v : LAB_VIEWS) view_button(s, v);
   widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
   if (ImGui::Button(tr(STR_COPY_LINK))) {
     platform_copy_text(platform_page_url());
@@ -98,6 +102,53 @@ static void draw_notices(lab_app* app) {
   widget_fit_box_end();
 }
 
+// What the lesson adds to the mirror: the open common questions, the quiz's checked answer.
+static std::string lesson_mirror_text(const lab_app* app) {
+  std::string out = faq_text(app->state.view, app->faq_open);
+  if (app->state.view == LAB_VIEW_QUIZ) {
+    lab_lang saved = strings_lang();
+    strings_set_lang(app->state.lang);
+    out += quiz_panel_text(&app->quiz, app->state, quiz_live_from(app->state, &app->stream, &app->perm));
+    strings_set_lang(saved);
+  }
+  return out;
+}
+
+// [SECTION] lesson path (path=, lock=1): Previous / Next across the teacher's views, "3 of 6",
+// and while locked, "Explore freely" to unlock the same view in place.
+static void draw_lesson_path(lab_app* app) {
+  lab_state* s = &app->state;
+  if (s->path.empty() && !s->lock) return;
+  const int at = lab_path_index(*s), n = int(s->path.size());
+  ImGui::AlignTextToFramePadding();
+  widget_text_disabled(tr(STR_PATH_LESSON));
+  if (n > 0) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_PREV)));
+    ImGui::BeginDisabled(at <= 0);
+    if (ImGui::Button(tr(STR_PATH_PREV))) lab_path_step(s, -1);
+    ImGui::EndDisabled();
+    item_probe("path-prev");
+    if (at >= 0) {
+      const std::string step = strf(tr(STR_PATH_STEP), std::to_string(at + 1).c_str(), std::to_string(n).c_str());
+      widget_same_line_if_fits(ImGui::CalcTextSize(step.c_str()).x);
+      ImGui::AlignTextToFramePadding();
+      widget_text(step);
+      item_probe("path-step");
+    }
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_NEXT)));
+    ImGui::BeginDisabled(at >= n - 1);
+    if (ImGui::Button(tr(STR_PATH_NEXT))) lab_path_step(s, +1);
+    ImGui::EndDisabled();
+    item_probe("path-next");
+  }
+  if (s->lock) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
+    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0;
+    item_probe("path-explore");
+  }
+  if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));
+}
+
 // After the frame's edits: one URL write and one mirror write per actual change.
 static void sync_outputs(lab_app* app) {
   std::string fragment = "#" + url_encode(app->state);
@@ -108,6 +159,7 @@ static void sync_outputs(lab_app* app) {
   }
   const bool live = lab_view_get(app->state.view).live;
   std::string mirror = lab_text(app->state, live ? &app->stream : nullptr, live ? &app->perm : nullptr);
+  mirror += lesson_mirror_text(app);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);
     platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
@@ -139,8 +191,13 @@ static void draw_weights(lab_app* app, const live_choice& c, double) {
   weights_panel_draw(&app->weights, &app->state, &app->stream, c);
 }
 
+static void draw_quiz(lab_app* app, const live_choice&, double) {
+  quiz_panel_draw(&app->quiz, &app->state, quiz_live_from(app->state, &app->stream, &app->perm));
+}
+static void draw_glossary(lab_app* app, const live_choice&, double) { glossary_panel_draw(&app->state); }
+
 static void (*const PANELS[LAB_VIEW_COUNT])(lab_app*, const live_choice&, double) = {
-    draw_hand, draw_silu, draw_budget, draw_gates, draw_perm, draw_weights,
+    draw_hand, draw_silu, draw_budget, draw_gates, draw_perm, draw_weights, draw_quiz, draw_glossary,
 };
 
 // A live view needs the pack: open it (again, if the link names another), tell the streamer
@@ -184,8 +241,10 @@ void lab_app_frame(lab_app* app, double now) {
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::GetIO().FontGlobalScale = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;  // ui=present: a projector
   draw_top_bar(app, now);
   draw_notices(app);
+  draw_lesson_path(app);
   ImGui::Separator();
   live_choice choice;
   if (lab_view_get(app->state.view).live) {
@@ -194,6 +253,7 @@ void lab_app_frame(lab_app* app, double now) {
     ImGui::Separator();
   }
   PANELS[app->state.view](app, choice, now);
+  faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();
   item_probe_end_frame();

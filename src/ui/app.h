@@ -9,7 +9,9 @@
 #include "core/lab_state.h"
 #include "core/live_view.h"
 #include "core/stream/pack_stream.h"
+#include "core/faq.h"
 #include "ui/hand_panel.h"
+#include "ui/quiz_panel.h"
 #include "ui/weights_panel.h"
 
 struct lab_app {
@@ -22,6 +24,9 @@ struct lab_app {
   bool pack_fonts_asked = false;  // the pack's text was handed to platform_fonts_need
   live_perm_cache perm;
   weights_panel weights;
+  // The lesson around the views (issue 14): the quiz's answers, which common questions are open.
+  quiz_panel quiz;
+  faq_open_set faq_open;
   std::vector<std::string> notices;  // from the last link read, until dismissed
   std::string written_fragment;      // what the URL holds now, to write only on change
   std::string written_mirror;
