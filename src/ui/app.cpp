@@ -241,7 +241,12 @@ void lab_app_frame(lab_app* app, double now) {
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
-  ImGui::GetIO().FontGlobalScale = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;  // ui=present: a projector
+  {  // ui=present: larger type for a projector, on top of the fonts' own high-DPI scale (page_style.cpp)
+    ImGuiIO& io = ImGui::GetIO();
+    const float present = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;
+    io.FontGlobalScale = io.FontGlobalScale / app->ui_scale_applied * present;
+    app->ui_scale_applied = present;
+  }
   draw_top_bar(app, now);
   draw_notices(app);
   draw_lesson_path(app);

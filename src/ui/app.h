@@ -27,6 +27,7 @@ struct lab_app {
   // The lesson around the views (issue 14): the quiz's answers, which common questions are open.
   quiz_panel quiz;
   faq_open_set faq_open;
+  float ui_scale_applied = 1.0f;     // ui=present's factor now in io.FontGlobalScale
   std::vector<std::string> notices;  // from the last link read, until dismissed
   std::string written_fragment;      // what the URL holds now, to write only on change
   std::string written_mirror;

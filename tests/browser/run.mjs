@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
+import { registerLessonTests } from "./lesson_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -344,6 +345,7 @@ for (const screen of SCREENS)
     });
 
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerLessonTests(test, { expect, expectIncludes, shot });
 
 // [SECTION] runner
 const site = await startSite(siteDir);
