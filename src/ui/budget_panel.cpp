@@ -85,7 +85,7 @@ static void draw_whole_model(const lab_state* s) {
     cells.push_back({fmt_count(rows[i].count) + " (" + fmt_count_short(rows[i].count) + ")", 0});
     cells.push_back({lab_model_percent(rows[i].count), 0});
   }
-  widget_text_table("model", {"", "", ""}, cells);
+  widget_text_table("model", {"", tr(STR_MODEL_PARAMETERS), tr(STR_MODEL_PERCENT)}, cells);
   widget_text_wrapped(lab_model_share_text());
 
   ImGui::Spacing();
