@@ -249,7 +249,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
     if (name && order[order.length - 1] !== name) order.push(name);
     if (name === "x2") break;
   }
-  const expected = ["view-hand", "view-silu", "view-budget", "view-gates", "view-perm", "view-weights", "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
+  const expected = ["view-hand", "view-silu", "view-budget", "view-gates", "view-perm", "view-weights", "view-quiz", "view-glossary", "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
   expect(JSON.stringify(order) === JSON.stringify(expected), `Tab order ${order.join(" ")}`);
   expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
   await shot(page, "keyboard-focus-x2");
