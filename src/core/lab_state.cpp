@@ -8,3 +8,17 @@ lab_state lab_state_default() { return url_state_defaults(); }
 
 // Two states are equal when their links are: one definition of what a view is (url_keys.cpp).
 bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }
+
+int lab_path_index(const lab_state& s) {
+  for (size_t i = 0; i < s.path.size(); ++i)
+    if (s.path[i] == s.view) return int(i);
+  return -1;
+}
+
+bool lab_path_step(lab_state* s, int direction) {
+  const int at = lab_path_index(*s), n = int(s->path.size());
+  const int to = at < 0 ? (direction > 0 && n > 0 ? 0 : -1) : at + direction;
+  if (to < 0 || to >= n || s->path[to] < 0 || s->path[to] >= LAB_VIEW_COUNT) return false;
+  s->view = lab_view(s->path[to]);
+  return true;
+}

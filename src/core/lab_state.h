@@ -33,6 +33,8 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_TOKENS_MAX 4096
 #define LAB_UNIT_MAX (1 << 20)
 #define LAB_ZOOM_MAX 256.0
+#define LAB_PATH_MAX 32  // views in a lesson path (path=)
+enum lab_ui { LAB_UI_NORMAL, LAB_UI_PRESENT, LAB_UI_COUNT };  // ui=present: a projector's larger type
 
 struct lab_state {
   lab_view view;
@@ -59,6 +61,12 @@ struct lab_state {
   int64_t unit;                      // the weights view's intermediate unit
   int matrix;                        // mlp_part shown as a heatmap
   double heat_zoom, heat_cx, heat_cy; // the heatmap's zoom and centre (fractions of columns, rows)
+  // The lesson around the views (issue 14). Answers are never part of the state: only which
+  // question is open. A path is the teacher's order of views; lock keeps a student on it.
+  int quiz;                          // quiz_id shown first on the quiz view
+  std::vector<int64_t> path;         // lab_view values; empty = no lesson path
+  int lock;                          // 1: no view buttons, no pack change (an "explore freely" button unlocks)
+  int ui;                            // lab_ui
 };
 
 // The lesson's example: x = [1, 2], lesson 002's weights, every step shown, probe at z = -1,
@@ -66,3 +74,10 @@ struct lab_state {
 lab_state lab_state_default();
 
 bool lab_state_equal(const lab_state& a, const lab_state& b);
+
+// A lesson path (path=): where the current view stands in it (its first occurrence), -1 when the
+// path is empty or does not hold the view.
+int lab_path_index(const lab_state& s);
+// Moves to the previous (-1) or next (+1) view of the path; from a view off the path, Next
+// goes to the path's first view. Returns false when there is nowhere to go.
+bool lab_path_step(lab_state* s, int direction);

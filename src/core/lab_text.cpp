@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "core/activations.h"
+#include "core/glossary.h"
+#include "core/model_budget.h"
+#include "core/quiz.h"
 #include "core/hand_calc.h"
 #include "core/hand_explain.h"
 #include "core/live_view.h"
@@ -120,6 +123,70 @@ std::string budget_view_text(const lab_state& s, live_session*, const live_choic
     out += strf(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f).c_str(), fmt_count(r.per_layer).c_str(),
                 fmt_count_short(r.per_layer).c_str(), r.note, all.c_str(), fmt_count(r.per_layer * s.layers).c_str()) + "\n";
   out += lab_budget_ratio_text(c) + "\n";
+  out += lab_model_text(s);
+  return out;
+}
+
+// [SECTION] the lesson's views (issue 14)
+
+static std::string mb2(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f MB", model_megabytes(bytes));
+  return buf;
+}
+
+std::string lab_model_share_text() {
+  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f %%", 100.0 * b.mlp_share);
+  return strf(tr(STR_MODEL_SHARE), fmt_count(b.mlp).c_str(), fmt_count(b.total).c_str(), share);
+}
+
+std::string lab_model_percent(int64_t count) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * double(count) / double(model_budget_count(model_config_qwen35_08b()).total));
+  return buf;
+}
+
+std::vector<lab_model_row> lab_model_rows() {
+  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  return {{STR_MODEL_EMBEDDING, b.embedding}, {STR_MODEL_MLP, b.mlp}, {STR_MODEL_ATTENTION, b.attention},
+          {STR_MODEL_NORMS, b.norms}, {STR_MODEL_TOTAL, b.total}};
+}
+
+std::vector<std::vector<std::string>> lab_decode_rows(const lab_state& s) {
+  const decode_traffic t = decode_traffic_count(s.hidden, s.intermediate, s.layers);
+  return {{tr(STR_DECODE_ONE_LAYER), mb2(t.bf16_layer), mb2(t.int8_layer)},
+          {lab_budget_all_layers_text(s.layers), mb2(t.bf16_all), mb2(t.int8_all)}};
+}
+
+std::string lab_model_text(const lab_state& s) {
+  const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
+  std::string out = list_head(STR_MODEL_TITLE);
+  for (const lab_model_row& r : lab_model_rows())
+    out += std::string(tr(r.name)) + colon + fmt_count(r.count) + " (" + fmt_count_short(r.count) + ")" + sep +
+           lab_model_percent(r.count) + "\n";
+  out += lab_model_share_text() + "\n";
+  out += list_head(STR_DECODE_TITLE);
+  for (const std::vector<std::string>& row : lab_decode_rows(s))
+    out += row[0] + colon + tr(STR_DECODE_BF16) + " " + row[1] + sep + tr(STR_DECODE_INT8) + " " + row[2] + "\n";
+  return out;
+}
+
+std::string lab_quiz_number_text(int q) { return strf(tr(STR_QUIZ_NUMBER), (std::to_string(q + 1) + " / " + std::to_string(int(QUIZ_COUNT))).c_str()); }
+
+std::string quiz_view_text(const lab_state& s, live_session*, const live_choice&) {
+  const quiz_id q = quiz_id(s.quiz < 0 || s.quiz >= QUIZ_COUNT ? 0 : s.quiz);
+  std::string out = view_head(STR_VIEW_QUIZ);
+  out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, quiz_live_answers()) + "\n";
+  for (int i = 0; i < QUIZ[q].option_count; ++i)
+    out += std::string(1, char('A' + i)) + ". " + tr(QUIZ[q].options[i]) + "\n";
+  return out;
+}
+
+std::string glossary_view_text(const lab_state&, live_session*, const live_choice&) {
+  std::string out = view_head(STR_VIEW_GLOSSARY);
+  for (const glossary_term& t : GLOSSARY) out += std::string(tr(t.term)) + tr(STR_MIRROR_COLON) + tr(t.definition) + "\n";
   return out;
 }
 

@@ -18,6 +18,8 @@ std::string lab_text(const lab_state& state, live_session* live = nullptr, const
 std::string hand_view_text(const lab_state& s, live_session*, const live_choice&);
 std::string silu_view_text(const lab_state& s, live_session*, const live_choice&);
 std::string budget_view_text(const lab_state& s, live_session*, const live_choice&);
+std::string quiz_view_text(const lab_state& s, live_session*, const live_choice&);
+std::string glossary_view_text(const lab_state& s, live_session*, const live_choice&);
 
 // "Step 3 of 5" (in the current language): the hand calculation's counter, panel and mirror alike.
 std::string lab_step_of_text(int step);
@@ -34,6 +36,21 @@ std::string lab_budget_all_layers_text(int64_t layers);
 // Lesson 002's exercise, as the page and the mirror print it: y(x) and y(2x) with g fixed to
 // ones, then with the real gate.
 std::vector<std::string> lab_fixed_gate_lines(const lab_state& state);
+
+// [SECTION] the lesson's views (issue 14), shared by the panels and the mirror
+#include "core/strings.h"
+// The whole model (model_budget.h) as the budget view's bar and table rows, and its sentence.
+struct lab_model_row { str_id name; int64_t count; };
+std::vector<lab_model_row> lab_model_rows();   // embedding, MLP, attention, norms, total
+std::string lab_model_share_text();
+std::string lab_model_percent(int64_t count);  // of the whole model: "35.1 %"
+            // "The MLP holds 264,241,152 of 752,393,024 parameters (35.1 %)..."
+// Decode traffic from the budget fields: rows {label, bf16 "22.02 MB", int8 "11.04 MB"}.
+std::vector<std::vector<std::string>> lab_decode_rows(const lab_state& s);
+// Both, as the mirror prints them under the budget view.
+std::string lab_model_text(const lab_state& s);
+// "Question 3 / 11"
+std::string lab_quiz_number_text(int quiz);
 
 // One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
 std::string lab_notice_text(const url_notice& notice);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/number_format.h"
+#include "core/quiz.h"
 #include "core/view_table.h"
 
 // [SECTION] reading values
@@ -115,7 +116,7 @@ struct decoder {
 
 static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
 static const char* const OVERLAY_NAMES[] = {"sigmoid", "gelu"};
-
+static const char* const UI_NAMES[LAB_UI_COUNT] = {"normal", "present"};
 
 struct url_key {
   const char* key;
@@ -164,6 +165,11 @@ static const url_key URL_KEYS[] = {
     {"zoom", "1", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
     {"cx", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
     {"cy", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
+    // The lesson around the views (issue 14). Which question is open, never its answer.
+    {"quiz", "odot", URL_KEY_CHOICE, URL_FIELD(quiz), QUIZ_COUNT, 0, 0, QUIZ_NAMES},
+    {"path", "", URL_KEY_NAME_LIST, URL_FIELD(path), LAB_PATH_MAX, 0, LAB_VIEW_COUNT, LAB_VIEW_NAMES},
+    {"lock", "0", URL_KEY_INT, URL_FIELD(lock), 1, 0, 1, nullptr},
+    {"ui", "normal", URL_KEY_CHOICE, URL_FIELD(ui), LAB_UI_COUNT, 0, 0, UI_NAMES},
 };
 
 // Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
@@ -188,6 +194,10 @@ struct lab_state_fields_with_keys {
   int64_t unit;
   int matrix;
   double heat_zoom, heat_cx, heat_cy;
+  int quiz;
+  std::vector<int64_t> path;
+  int lock;
+  int ui;
 };
 static_assert(sizeof(lab_state) == sizeof(lab_state_fields_with_keys), "a lab_state field without a URL key row");
 
@@ -259,6 +269,21 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       if (!value.empty() && !url_pack_location_ok(value)) d.note(URL_MALFORMED, k.key, value);
       else *(std::string*)f = value;
       break;
+    case URL_KEY_NAME_LIST: {  // empty: none
+      std::vector<int64_t> out;
+      const std::vector<std::string> parts = value.empty() ? std::vector<std::string>() : split(value, ',');
+      bool ok = (int)parts.size() <= k.count;
+      for (const std::string& name : parts) {
+        int found = -1;
+        for (int i = 0; i < int(k.hi); ++i)
+          if (name == k.names[i]) found = i;
+        ok &= found >= 0;
+        out.push_back(found);
+      }
+      if (!ok) d.note(URL_MALFORMED, k.key, value);
+      else *(std::vector<int64_t>*)f = out;
+      break;
+    }
   }
 }
 
@@ -280,7 +305,8 @@ std::vector<url_key_desc> url_key_table() {
     d.count = k.count;
     d.lo = k.lo;
     d.hi = k.hi;
-    for (int i = 0; k.names && i < k.count; i++) d.names.push_back(k.names[i]);
+    const int names = k.kind == URL_KEY_NAME_LIST ? (int)k.hi : k.count;  // a name list picks among hi names
+    for (int i = 0; k.names && i < names; i++) d.names.push_back(k.names[i]);
     out.push_back(d);
   }
   return out;
@@ -353,6 +379,10 @@ static std::string encode_value(const url_key& k, lab_state* s) {
       for (int64_t v : *(std::vector<int64_t>*)f) out += (out.empty() ? "" : ",") + std::to_string(v);
       return out;
     case URL_KEY_PACK: return percent_encode(*(std::string*)f);
+    case URL_KEY_NAME_LIST:
+      for (int64_t v : *(std::vector<int64_t>*)f)
+        if (v >= 0 && v < int64_t(k.hi)) out += (out.empty() ? "" : ",") + std::string(k.names[v]);
+      return out;
   }
   return out;
 }

@@ -53,6 +53,7 @@ enum url_key_kind {
   URL_KEY_FLAGS,     // a comma list of `names` into bools, one per name
   URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
   URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
+  URL_KEY_NAME_LIST, // up to `count` comma-separated `names` (hi of them) into std::vector<int64_t>, repeats allowed
 };
 
 // A key's row, for the tests that walk the table (round trips, the README's key table).

@@ -11,6 +11,7 @@
 #include "ui/focus.h"
 #include "ui/item_probe.h"
 #include "ui/live_header.h"
+#include "ui/glossary_panel.h"
 #include "ui/panel.h"
 #include "ui/widgets.h"
 
@@ -23,15 +24,18 @@ struct panel_row {
   void (*keys)(void*, panel_frame*);
   void (*draw)(void*, panel_frame*);
   bool (*animating)(const void*, double);
+  std::string (*text)(const void*, panel_frame*);
   void (*free)(void*);
 };
 static const panel_row PANELS[] = {
-#define PANEL(view, prefix) {view, prefix##_init, prefix##_keys, prefix##_draw, prefix##_animating, prefix##_free},
+#define PANEL(view, prefix) {view, prefix##_init, prefix##_keys, prefix##_draw, prefix##_animating, prefix##_text, prefix##_free},
 #include "ui/panels.inc"
 #undef PANEL
 };
 static_assert(sizeof PANELS / sizeof PANELS[0] == LAB_VIEW_COUNT, "ui/panels.inc needs one row per view of core/views.inc");
 static const char* const STORAGE_LAST_VIEW = "swiglu-lab.last-view";
+
+static void panels_reset(lab_app* app);
 
 void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   url_decoded d = url_decode(fragment);
@@ -39,14 +43,25 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   app->notices.clear();
   strings_set_lang(app->state.lang);
   for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
-  lab_app_free(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
-  for (int v = 0; v < LAB_VIEW_COUNT; v++) app->panels[v] = PANELS[v].init();
+  panels_reset(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
   app->written_fragment.clear();  // rewrite the canonical form of what was read
 }
 
-void lab_app_free(lab_app* app) {
+static void panels_free(lab_app* app) {
   for (int v = 0; v < LAB_VIEW_COUNT; v++)
     if (app->panels[v]) PANELS[v].free(app->panels[v]), app->panels[v] = nullptr;
+}
+
+static void panels_reset(lab_app* app) {
+  panels_free(app);
+  for (int v = 0; v < LAB_VIEW_COUNT; v++) {
+    IM_ASSERT(PANELS[v].view == v && "ui/panels.inc lists the views in the order of core/views.inc");
+    app->panels[v] = PANELS[v].init();
+  }
+}
+
+void lab_app_free(lab_app* app) {
+  panels_free(app);
   live_session_close(&app->live);
 }
 
@@ -54,10 +69,6 @@ void lab_app_init(lab_app* app) {
   lab_app_free(app);
   *app = lab_app{};
   focus_install();
-  for (int v = 0; v < LAB_VIEW_COUNT; v++) {
-    IM_ASSERT(PANELS[v].view == v && "ui/panels.inc lists the views in the order of core/views.inc");
-    app->panels[v] = PANELS[v].init();
-  }
   // A link's view always wins. The bare address (a bookmark, a reload after the fragment was
   // lost) brings back where this browser left off, so nobody loses their place.
   std::string fragment = platform_url_fragment();
@@ -94,7 +105,8 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
+  if (!s->lock)  // lock=1: the student follows the lesson path (draw_lesson_path)
+    for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
   widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
   if (ImGui::Button(tr(STR_COPY_LINK))) {
     platform_copy_text(platform_page_url());
@@ -128,6 +140,53 @@ static void draw_notices(lab_app* app) {
   widget_fit_box_end();
 }
 
+// What the lesson adds to the mirror: the open common questions, and what the view's panel
+// holds in its own memory (the quiz's checked answer).
+static std::string lesson_mirror_text(lab_app* app) {
+  lab_lang saved = strings_lang();
+  strings_set_lang(app->state.lang);
+  std::string out = faq_text(app->state.view, app->faq_open);
+  panel_frame f = {&app->state, &app->live, &app->choice, 0};
+  out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
+  strings_set_lang(saved);
+  return out;
+}
+
+// [SECTION] lesson path (path=, lock=1): Previous / Next across the teacher's views, "3 of 6",
+// and while locked, "Explore freely" to unlock the same view in place.
+static void draw_lesson_path(lab_app* app) {
+  lab_state* s = &app->state;
+  if (s->path.empty() && !s->lock) return;
+  const int at = lab_path_index(*s), n = int(s->path.size());
+  ImGui::AlignTextToFramePadding();
+  widget_text_disabled(tr(STR_PATH_LESSON));
+  if (n > 0) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_PREV)));
+    ImGui::BeginDisabled(at <= 0);
+    if (ImGui::Button(tr(STR_PATH_PREV))) lab_path_step(s, -1);
+    ImGui::EndDisabled();
+    item_probe("path-prev");
+    if (at >= 0) {
+      const std::string step = strf(tr(STR_PATH_STEP), std::to_string(at + 1).c_str(), std::to_string(n).c_str());
+      widget_same_line_if_fits(ImGui::CalcTextSize(step.c_str()).x);
+      ImGui::AlignTextToFramePadding();
+      widget_text(step);
+      item_probe("path-step");
+    }
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_NEXT)));
+    ImGui::BeginDisabled(at >= n - 1);
+    if (ImGui::Button(tr(STR_PATH_NEXT))) lab_path_step(s, +1);
+    ImGui::EndDisabled();
+    item_probe("path-next");
+  }
+  if (s->lock) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
+    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0;
+    item_probe("path-explore");
+  }
+  if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));
+}
+
 // After the frame's edits: one URL write and one mirror write per actual change.
 static void sync_outputs(lab_app* app) {
   std::string fragment = "#" + url_encode(app->state);
@@ -138,6 +197,7 @@ static void sync_outputs(lab_app* app) {
   }
   const bool live = lab_view_get(app->state.view).live();
   std::string mirror = lab_text(app->state, live ? &app->live : nullptr, live ? &app->choice : nullptr);
+  mirror += lesson_mirror_text(app);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);
     platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
@@ -184,8 +244,15 @@ void lab_app_frame(lab_app* app, double now) {
                ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
+  {  // ui=present: larger type for a projector, on top of the fonts' own high-DPI scale (page_style.cpp)
+    ImGuiIO& io = ImGui::GetIO();
+    const float present = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;
+    io.FontGlobalScale = io.FontGlobalScale / app->ui_scale_applied * present;
+    app->ui_scale_applied = present;
+  }
   draw_top_bar(app, now);
   draw_notices(app);
+  draw_lesson_path(app);
   ImGui::Separator();
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
@@ -198,6 +265,7 @@ void lab_app_frame(lab_app* app, double now) {
   const panel_row& row = PANELS[app->state.view];
   row.keys(app->panels[app->state.view], &f);
   row.draw(app->panels[app->state.view], &f);
+  faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();
   item_probe_end_frame();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/lab_state.h"
+#include "core/faq.h"
 #include "core/lesson/live_session.h"
 
 struct lab_app {
@@ -18,6 +19,9 @@ struct lab_app {
   live_session live;                  // the live views' weights and results, opened when first shown
   live_choice choice;                 // this frame's, for the mirror
   double stall_seconds = 20.0;        // the streaming's stall limit (tests shorten it)
+  // The lesson around the views (issue 14): which common questions are open, the projector's scale.
+  faq_open_set faq_open = 0;
+  float ui_scale_applied = 1.0f;      // ui=present's factor now in io.FontGlobalScale
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
   std::string written_mirror;

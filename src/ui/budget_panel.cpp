@@ -4,8 +4,10 @@
 #include "ui/panel.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "core/lab_text.h"
+#include "core/model_budget.h"
 #include "core/number_format.h"
 #include "core/param_budget.h"
 #include "core/strings.h"
@@ -50,6 +52,50 @@ static bool int_input(const char* label, int64_t* v, int64_t step, int64_t lo, i
   if (*v < lo) *v = lo;
   if (*v > hi) *v = hi;
   return changed;
+}
+
+// [SECTION] the whole model (lessons 000/003: 752M, the MLP 35 %) and decode traffic
+#define COLOR_EMBEDDING IM_COL32(120, 140, 110, 255)
+#define COLOR_ATTENTION IM_COL32(70, 150, 170, 255)
+#define COLOR_NORMS IM_COL32(200, 200, 200, 255)
+
+static void draw_whole_model(const lab_state* s) {
+  ImGui::Spacing();
+  ImGui::Separator();
+  widget_text_wrapped(tr(STR_MODEL_TITLE));
+  const std::vector<lab_model_row> rows = lab_model_rows();  // embedding, MLP, attention, norms, total
+  const ImU32 colors[] = {COLOR_EMBEDDING, COLOR_GATE, COLOR_ATTENTION, COLOR_NORMS};
+  // One bar, as wide as the screen allows: each block's share of the whole. Names are in the
+  // table under it (a phone's bar is too short for them).
+  const float fs = ImGui::GetFontSize();
+  const float width = std::fmax(fs * 10, widget_visible_width() - fs);
+  const double total = double(rows.back().count);
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float x = p.x, h = fs * 1.6f;
+  for (int i = 0; i < 4; ++i) {
+    float w = float(double(rows[i].count) / total * width);
+    dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + h), colors[i]);
+    dl->AddRect(ImVec2(x, p.y), ImVec2(x + w, p.y + h), IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+    x += w;
+  }
+  ImGui::Dummy(ImVec2(width, h));
+  item_probe_shape("model-bar", p.x, p.y, p.x + width, p.y + h);
+  std::vector<widget_cell> cells;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    cells.push_back({tr(rows[i].name), i < 4 ? colors[i] : 0});
+    cells.push_back({fmt_count(rows[i].count) + " (" + fmt_count_short(rows[i].count) + ")", 0});
+    cells.push_back({lab_model_percent(rows[i].count), 0});
+  }
+  widget_text_table("model", {"", tr(STR_MODEL_PARAMETERS), tr(STR_MODEL_PERCENT)}, cells);
+  widget_text_wrapped(lab_model_share_text());
+
+  ImGui::Spacing();
+  widget_text_wrapped(tr(STR_DECODE_TITLE));
+  std::vector<widget_cell> traffic;
+  for (const std::vector<std::string>& row : lab_decode_rows(*s))
+    for (const std::string& cell : row) traffic.push_back({cell, 0});
+  widget_text_table("decode", {"", tr(STR_DECODE_BF16), tr(STR_DECODE_INT8)}, traffic);
 }
 
 static void budget_draw(lab_state* s) {
@@ -104,6 +150,7 @@ static void budget_draw(lab_state* s) {
   }
   widget_text_table("counts", headers, cells);
   widget_text_wrapped(lab_budget_ratio_text(c));
+  draw_whole_model(s);
 }
 
 // [SECTION] the panel's row (ui/panel.h)
@@ -111,4 +158,5 @@ void* budget_panel_init() { return nullptr; }
 void budget_panel_keys(void*, panel_frame*) {}
 void budget_panel_draw(void*, panel_frame* f) { budget_draw(f->state); }
 bool budget_panel_animating(const void*, double) { return false; }
+std::string budget_panel_text(const void*, panel_frame*) { return ""; }
 void budget_panel_free(void*) {}

@@ -172,4 +172,5 @@ void* gates_panel_init() { return nullptr; }
 void gates_panel_keys(void*, panel_frame*) {}
 void gates_panel_draw(void*, panel_frame* f) { gates_draw(f->state, f->live, *f->choice); }
 bool gates_panel_animating(const void*, double) { return false; }
+std::string gates_panel_text(const void*, panel_frame*) { return ""; }
 void gates_panel_free(void*) {}

@@ -324,4 +324,5 @@ void* hand_panel_init() { return new hand_panel(); }
 void hand_panel_keys(void* self, panel_frame* f) { hand_keys((hand_panel*)self, f->state); }
 void hand_panel_draw(void* self, panel_frame* f) { hand_draw((hand_panel*)self, f->state, f->now); }
 bool hand_panel_animating(const void* self, double) { return ((const hand_panel*)self)->playing; }
+std::string hand_panel_text(const void*, panel_frame*) { return ""; }
 void hand_panel_free(void* self) { delete (hand_panel*)self; }

@@ -5,8 +5,12 @@
 //   void  P_keys(void* self, panel_frame* f)     keyboard, before drawing, unless a field has the keys
 //   void  P_draw(void* self, panel_frame* f)     draws into the current window, edits f->state
 //   bool  P_animating(const void* self, double now)  true while it changes by itself (playing)
+//   std::string P_text(const void* self, panel_frame* f)  what its own memory adds to the mirror
+//                                                 (the view's text is the core's: views.inc)
 //   void  P_free(void* self)
 #pragma once
+
+#include <string>
 
 #include "core/lab_state.h"
 #include "core/lesson/live_session.h"
@@ -23,6 +27,7 @@ struct panel_frame {
   void prefix##_keys(void* self, panel_frame* f);        \
   void prefix##_draw(void* self, panel_frame* f);        \
   bool prefix##_animating(const void* self, double now); \
+  std::string prefix##_text(const void* self, panel_frame* f); \
   void prefix##_free(void* self);
 #include "ui/panels.inc"
 #undef PANEL

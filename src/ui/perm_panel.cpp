@@ -164,4 +164,5 @@ void* perm_panel_init() { return nullptr; }
 void perm_panel_keys(void*, panel_frame*) {}
 void perm_panel_draw(void*, panel_frame* f) { perm_draw(f->state, f->live, *f->choice, f->now); }
 bool perm_panel_animating(const void*, double) { return false; }
+std::string perm_panel_text(const void*, panel_frame*) { return ""; }
 void perm_panel_free(void*) {}

@@ -245,4 +245,5 @@ void* silu_panel_init() { return nullptr; }
 void silu_panel_keys(void*, panel_frame* f) { silu_keys(f->state); }
 void silu_panel_draw(void*, panel_frame* f) { silu_draw(f->state); }
 bool silu_panel_animating(const void*, double) { return false; }
+std::string silu_panel_text(const void*, panel_frame*) { return ""; }
 void silu_panel_free(void*) {}

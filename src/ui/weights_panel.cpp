@@ -300,6 +300,7 @@ void* weights_panel_init() { return new weights_panel(); }
 void weights_panel_keys(void*, panel_frame*) {}
 void weights_panel_draw(void* self, panel_frame* f) { weights_draw((weights_panel*)self, f->state, f->live, *f->choice); }
 bool weights_panel_animating(const void*, double) { return false; }
+std::string weights_panel_text(const void*, panel_frame*) { return ""; }
 void weights_panel_free(void* self) {
   weights_panel* w = (weights_panel*)self;
   if (w->heatmap) renderer_heatmap_free(w->heatmap);

@@ -10,6 +10,7 @@ import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, it
 import { registerLiveTests } from "./live_tests.mjs";
 import { registerLoadTests } from "./load_tests.mjs";
 import { registerLiveUxTests } from "./liveux_tests.mjs";
+import { registerLessonTests } from "./lesson_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -341,6 +342,7 @@ for (const screen of SCREENS)
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
 registerLoadTests(test, { expect, expectIncludes });
 registerLiveUxTests(test, { expect, shot });
+registerLessonTests(test, { expect, expectIncludes, shot });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "core/quiz.h"
 #include "core/url_state.h"
 
 static bool has_notice(const url_decoded& d, url_problem p, const std::string& key) {
@@ -48,6 +49,11 @@ TEST_CASE("encode then decode gives the same state, for random states") {
     s.hidden = LAB_HIDDEN_MIN + rng() % LAB_HIDDEN_MAX;
     s.intermediate = LAB_INTERMEDIATE_MIN + rng() % LAB_INTERMEDIATE_MAX;
     s.layers = LAB_LAYERS_MIN + rng() % LAB_LAYERS_MAX;
+    s.quiz = int(rng() % QUIZ_COUNT);
+    s.path.clear();
+    for (int i = 0, n = int(rng() % 8); i < n; ++i) s.path.push_back(int64_t(rng() % LAB_VIEW_COUNT));
+    s.lock = int(rng() % 2);
+    s.ui = int(rng() % LAB_UI_COUNT);
     std::string url = url_encode(s);
     url_decoded d = url_decode("#" + url);
     INFO(url);
@@ -254,6 +260,11 @@ static std::string random_value(const url_key_desc& k, std::mt19937& rng) {
       return out;
     }
     case URL_KEY_PACK: return rng() % 2 ? "" : "https://host.example/packs/p" + std::to_string(rng() % 1000) + "/";
+    case URL_KEY_NAME_LIST: {
+      const int n = (int)(rng() % (uint64_t)std::min(k.count, 8));
+      for (int i = 0; i < n; i++) out += (i ? "," : "") + k.names[rng() % k.names.size()];
+      return out;
+    }
   }
   return out;
 }
@@ -303,4 +314,75 @@ TEST_CASE("each key's default is the lesson's value") {
   CHECK(s.token == 2);  // lesson 000: "change token 2"
   // Every default reads back without a notice.
   for (const url_key_desc& k : url_key_table()) CHECK(url_decode("#" + k.key + "=" + k.dflt).notices.empty());
+}
+
+// [SECTION] the lesson's keys (issue 14): quiz=, path=, lock=, ui=
+
+TEST_CASE("lesson keys: a teacher's link with a path, a lock, the projector layout and a question") {
+  url_decoded d = url_decode("#v=1&view=budget&path=hand,silu,budget,gates,perm,quiz&lock=1&ui=present&quiz=bf16");
+  CHECK(d.notices.empty());
+  CHECK(d.state.view == LAB_VIEW_BUDGET);
+  CHECK(d.state.path == std::vector<int64_t>{LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES, LAB_VIEW_PERM, LAB_VIEW_QUIZ});
+  CHECK(d.state.lock == 1);
+  CHECK(d.state.ui == LAB_UI_PRESENT);
+  CHECK(d.state.quiz == QUIZ_BF16_LAYER);
+  CHECK(lab_path_index(d.state) == 2);
+  const std::string url = url_encode(d.state);
+  CHECK(url.find("&quiz=bf16&path=hand,silu,budget,gates,perm,quiz&lock=1&ui=present") != std::string::npos);
+  CHECK(url_encode(url_decode(url).state) == url);
+  // The defaults: no path, unlocked, the normal layout, the first question.
+  const std::string plain = url_encode(lab_state_default());
+  CHECK(plain.find("&quiz=odot&path=&lock=0&ui=normal") != std::string::npos);
+  CHECK(url_decode("#view=quiz&quiz=change").state.quiz == QUIZ_CHANGE);
+  CHECK(url_decode("#view=glossary").state.view == LAB_VIEW_GLOSSARY);
+  CHECK(url_decode("#path=glossary,glossary").state.path == std::vector<int64_t>{LAB_VIEW_GLOSSARY, LAB_VIEW_GLOSSARY});
+}
+
+TEST_CASE("lesson keys: every question name is a key value, and a link never holds an answer") {
+  for (int q = 0; q < QUIZ_COUNT; ++q) {
+    lab_state s = lab_state_default();
+    s.view = LAB_VIEW_QUIZ;
+    s.quiz = q;
+    const std::string url = url_encode(s);
+    CHECK(url.find(std::string("quiz=") + QUIZ_NAMES[q]) != std::string::npos);
+    url_decoded d = url_decode(url);
+    CHECK(d.notices.empty());
+    CHECK(d.state.quiz == q);
+    // The state has no field for an answer: its encoding is the same whatever was answered.
+    CHECK(url.find("answer") == std::string::npos);
+  }
+}
+
+TEST_CASE("lesson keys: malformed and out-of-range values fall back, with a notice naming the key") {
+  struct bad { const char* fragment; const char* key; url_problem problem; };
+  const bad cases[] = {
+      {"#quiz=nope", "quiz", URL_MALFORMED},      {"#quiz=", "quiz", URL_MALFORMED},
+      {"#quiz=1", "quiz", URL_MALFORMED},         {"#path=hand,nope", "path", URL_MALFORMED},
+      {"#path=hand,,silu", "path", URL_MALFORMED}, {"#path=Hand", "path", URL_MALFORMED},
+      {"#lock=yes", "lock", URL_MALFORMED},       {"#lock=0.5", "lock", URL_MALFORMED},
+      {"#lock=2", "lock", URL_CLAMPED},           {"#lock=-1", "lock", URL_CLAMPED},
+      {"#ui=projector", "ui", URL_MALFORMED},     {"#ui=", "ui", URL_MALFORMED},
+  };
+  for (const bad& b : cases) {
+    INFO(b.fragment);
+    url_decoded d = url_decode(b.fragment);
+    REQUIRE(d.notices.size() == 1);
+    CHECK(d.notices[0].key == b.key);
+    CHECK(d.notices[0].problem == b.problem);
+  }
+  CHECK(url_decode("#path=hand,nope").state.path.empty());  // all or nothing
+  CHECK(url_decode("#lock=2").state.lock == 1);
+  CHECK(url_decode("#ui=projector").state.ui == LAB_UI_NORMAL);
+  CHECK(url_decode("#path=").notices.empty());
+  CHECK(url_decode("#path=").state.path.empty());
+  // A path longer than LAB_PATH_MAX views is refused whole.
+  std::string longest = "#path=hand";
+  for (int i = 1; i < LAB_PATH_MAX; ++i) longest += ",silu";
+  CHECK(url_decode(longest).notices.empty());
+  CHECK(url_decode(longest + ",budget").notices.size() == 1);
+  // The other keys of a bad lesson link still apply.
+  url_decoded d = url_decode("#view=silu&path=x&lock=1&ui=present");
+  CHECK(d.state.view == LAB_VIEW_SILU);
+  CHECK(d.state.lock == 1);
+  CHECK(d.state.ui == LAB_UI_PRESENT);
 }

@@ -144,7 +144,7 @@ int cli_stats(int argc, char** argv) {
     if (!pack_gate_stats(&src, m, m.layers[i].layer, thr, &c, &err)) return fail("stats", 1, a.get("pack") + ": " + err);
     json += (i ? "," : "") + std::string("{\"layer\":") + std::to_string(m.layers[i].layer) +
             ",\"open\":" + url_format_number(c.open_share()) + ",\"negative\":" + url_format_number(c.negative_share()) + "}";
-    // The page's own formatting (live_percent), so the table and the page print the same digits.
+    // The page's own formatting (fmt_percent), so the table and the page print the same digits.
     std::snprintf(line, sizeof line, "%5d  %17s  %17s  %12s\n", m.layers[i].layer, fmt_percent(c.open_share()).c_str(),
                   fmt_percent(c.negative_share()).c_str(), fmt_percent(1 - c.open_share() - c.negative_share()).c_str());
     table += line;

@@ -1,0 +1,30 @@
+// The lesson's questions (view=quiz, core/quiz.h): one question at a time (quiz= in the link picks
+// it), numbered buttons that show which were answered right, choices as buttons A/B/C, numbers and
+// positions typed and checked, the explanation after every answer, right or wrong. The student's
+// record stays in this browser (localStorage through platform.h), with a reset button; the link
+// never holds an answer.
+#pragma once
+
+#include <string>
+
+#include "core/lab_state.h"
+#include "core/lesson/live_session.h"
+#include "core/live_view.h"
+#include "core/quiz.h"
+
+#define QUIZ_TYPED_MAX 64
+
+struct quiz_panel {
+  quiz_answer answers[QUIZ_COUNT];
+  char typed[QUIZ_COUNT][QUIZ_TYPED_MAX];
+  quiz_verdict shown[QUIZ_COUNT];  // the verdict of the last check, until the answer changes
+  quiz_progress progress;          // what this browser keeps
+};
+
+// The panel's row is in ui/panels.inc (ui/panel.h): it draws into the current window and edits
+// state->quiz (which question) and state->view (the "open the view that computes it" button).
+// The live questions' answers, from the results the live session already holds: the gate
+// histograms' first shown layer, the per-token experiments. Not ready until a live view made them.
+quiz_live_answers quiz_live_from(const lab_state& state, live_session* live);
+// For the text mirror: the current question's answer, verdict and explanation once checked.
+std::string quiz_checked_text(const quiz_panel* panel, const lab_state& state, const quiz_live_answers& live);

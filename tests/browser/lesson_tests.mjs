@@ -1,0 +1,188 @@
+// Browser tests of the lesson around the views (issue 14): quiz answers right and wrong in both
+// languages (choices, typed numbers, a live question whose answer is computed from the default
+// pack), progress kept in this browser and reset, a teacher's link with path=, lock=1 and
+// ui=present walked with Next on a laptop and a phone, the glossary and the common questions,
+// every number and control reachable; screenshots desktop and phone, en and zh.
+import { openPage, mirror, hash, waitForMirror, clickItem } from "./browser.mjs";
+
+const LIVE_TIMEOUT = 60000;
+const SCREENS = [
+  { name: "phone", width: 390, height: 844, scale: 3, phone: true },
+  { name: "desktop", width: 1280, height: 800 },
+];
+const WORDS = {
+  en: { right: "Right.", wrong: "Not this one.", unreadable: "Type a number", step: (i, n) => `${i} of ${n}` },
+  zh: { right: "答对了。", wrong: "不对。", unreadable: "请输入一个数", step: (i, n) => `第 ${i} 个，共 ${n} 个` },
+};
+
+export function registerLessonTests(test, { expect, expectIncludes, shot }) {
+  // The page's records once two reads 100 ms apart agree.
+  async function settledItems(page) {
+    let before = "";
+    for (let i = 0; i < 50; i++) {
+      await page.waitForTimeout(100);
+      const now = await page.evaluate(() => JSON.stringify(window.labItems()));
+      if (now === before) return JSON.parse(now);
+      before = now;
+    }
+    throw new Error("the page never settled");
+  }
+  // Scrolled top to bottom with the wheel: every record reachable; returns what was seen.
+  async function scrollThrough(page, what, screen) {
+    const texts = new Set(), names = new Set();
+    let last = "";
+    for (let stop = 0; stop < 40; stop++) {
+      const items = await settledItems(page);
+      for (const it of items) {
+        expect(it.reachable, `${what}: "${it.name || it.text}" cut off at x ${it.x0}..${it.x1}, y ${it.y0}..${it.y1}`);
+        if (it.text) texts.add(it.text);
+        if (it.name) names.add(it.name);
+      }
+      const key = JSON.stringify(items.map((it) => [it.name, it.text, Math.round(it.y0)]));
+      if (key === last) break;
+      last = key;
+      await page.mouse.move(screen.width / 2, screen.height / 2);
+      await page.mouse.wheel(0, screen.height * 0.6);
+    }
+    return { texts: [...texts].join("\n"), names };
+  }
+  // Clicks the answer field, replaces its text, presses Enter.
+  async function typeAnswer(page, text) {
+    await clickItem(page, "quiz-answer");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type(text);
+    await page.keyboard.press("Enter");
+  }
+  const stored = (page) => page.evaluate(() => localStorage.getItem("swiglu-lab.quiz") || "");
+
+  for (const lang of ["en", "zh"])
+    test(`quiz ${lang}: choices and typed numbers, right and wrong, kept in this browser and reset`, async (site) => {
+      const w = WORDS[lang];
+      const page = await openPage(site, `#v=1&view=quiz&quiz=odot&lang=${lang}`);
+      await waitForMirror(page, lang === "en" ? "Question 1 / 11" : "第 1 / 11 题");
+      await clickItem(page, "quiz-option-A");  // a matrix product
+      await waitForMirror(page, w.wrong);
+      await clickItem(page, "quiz-option-B");  // entry by entry
+      await waitForMirror(page, w.right);
+      expectIncludes(await mirror(page), "3584", "the explanation");
+      expect((await stored(page)) === "odot=r", "storage: " + (await stored(page)));
+      await shot(page, `quiz-${lang}-odot-right`);
+      await clickItem(page, "quiz-q-bf16");
+      await waitForMirror(page, "2");
+      await typeAnswer(page, "44");
+      await waitForMirror(page, w.wrong);
+      await typeAnswer(page, "22");
+      await waitForMirror(page, w.right);
+      expectIncludes(await mirror(page), "22,020,096", "the explanation");
+      await typeAnswer(page, "many");
+      await waitForMirror(page, w.unreadable);
+      await clickItem(page, "quiz-next");
+      await typeAnswer(page, "528");
+      await waitForMirror(page, "528.48 MB");
+      await waitForMirror(page, w.right);
+      await shot(page, `quiz-${lang}-bf16all-right`);
+      // The link holds the question, never an answer.
+      const h = await hash(page);
+      expectIncludes(h, "quiz=bf16all", "URL");
+      expect(!/=r\b|=w\b|528|odot=/.test(h.replace("quiz=bf16all", "")), "an answer leaked into the link: " + h);
+      // Progress survives a reload; Reset clears it.
+      await page.reload();
+      await page.waitForSelector("body[data-lab-ready]");
+      expect((await stored(page)).includes("bf16all=r"), "storage after reload: " + (await stored(page)));
+      await clickItem(page, "quiz-reset");
+      await page.waitForFunction(() => !localStorage.getItem("swiglu-lab.quiz"));
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+
+  test("quiz: a live question's answer is computed from the default pack's weights", async (site) => {
+    const page = await openPage(site, "#v=1&view=quiz&quiz=open&lang=en");
+    await typeAnswer(page, "30");
+    await waitForMirror(page, "open the Gate histograms view");
+    await clickItem(page, "quiz-open-source");
+    await waitForMirror(page, "Layer 23: (live)", LIVE_TIMEOUT);
+    const share = Number(/Layer 0: \(live\) > 0\.1: ([0-9.]+) %/.exec(await mirror(page))[1]);
+    await page.evaluate(() => { location.hash = "#v=1&view=quiz&quiz=open&lang=en"; });
+    await waitForMirror(page, "In layer 0");
+    await typeAnswer(page, (share + 0.8).toFixed(1));
+    await waitForMirror(page, "Right.");
+    expectIncludes(await mirror(page), share.toFixed(1) + " %", "the computed share");
+    await typeAnswer(page, (share + 3).toFixed(1));
+    await waitForMirror(page, "Not this one.");
+    await shot(page, "quiz-en-live-open");
+    // The per-token view computes the shuffle and the changed positions.
+    await page.evaluate(() => { location.hash = "#v=1&view=perm&lang=zh"; });
+    await waitForMirror(page, "恰好为 0", LIVE_TIMEOUT);
+    await page.evaluate(() => { location.hash = "#v=1&view=quiz&quiz=change&lang=zh"; });
+    await waitForMirror(page, "给第 2 个 token");
+    await typeAnswer(page, "2");
+    await waitForMirror(page, WORDS.zh.right);
+    await typeAnswer(page, "2,3,4,5");
+    await waitForMirror(page, WORDS.zh.wrong);
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
+
+  for (const screen of SCREENS)
+    for (const lang of ["en", "zh"])
+      test(`${screen.name} ${lang}: a teacher's link (path, lock=1; ui=present on the laptop) walks the lesson; glossary and common questions`, async (site) => {
+        const w = WORDS[lang];
+        const path = "hand,silu,budget,gates,perm,quiz";
+        // A projector gets ui=present; the students' phones open the same link without it.
+        const ui = screen.phone ? "" : "&ui=present";
+        const page = await openPage(site, `#v=1&view=hand&path=${path}&lock=1${ui}&lang=${lang}`, screen);
+        let seen = await scrollThrough(page, `${screen.name} ${lang} locked hand`, screen);
+        expectIncludes(seen.texts, w.step(1, 6), "the path's place");
+        expect(!seen.names.has("view-silu"), "view buttons shown while locked");
+        expect(seen.names.has("path-explore"), "no explore-freely button");
+        await page.mouse.wheel(0, -20000);
+        await settledItems(page);
+        await shot(page, `${screen.name}-${lang}-lesson-hand`);
+        const views = path.split(",");
+        for (let i = 1; i < views.length; i++) {
+          await page.mouse.move(screen.width / 2, screen.height / 2);
+          await page.mouse.wheel(0, -20000);
+          await settledItems(page);
+          await clickItem(page, "path-next");
+          await page.waitForFunction((v) => location.hash.includes(`&view=${v}&`) || location.hash.includes(`#v=1&view=${v}&`), views[i]);
+          expectIncludes(await hash(page), "lock=1", "URL");
+        }
+        await settledItems(page);
+        await shot(page, `${screen.name}-${lang}-lesson-quiz`);
+        seen = await scrollThrough(page, `${screen.name} ${lang} locked quiz`, screen);
+        expectIncludes(seen.texts, w.step(6, 6), "the path's place");
+        await page.mouse.wheel(0, -20000);
+        await settledItems(page);
+        await clickItem(page, "path-explore");
+        await page.waitForFunction(() => location.hash.includes("lock=0"));
+        expectIncludes(await hash(page), "view=quiz", "URL after explore freely");
+        await settledItems(page);
+        await clickItem(page, "view-glossary");
+        await waitForMirror(page, lang === "en" ? "residual stream" : "残差流");
+        seen = await scrollThrough(page, `${screen.name} ${lang} glossary`, screen);
+        expectIncludes(seen.texts, lang === "en" ? "int8 weights" : "int8 权重", "glossary");
+        await page.mouse.wheel(0, -20000);
+        await settledItems(page);
+        await shot(page, `${screen.name}-${lang}-glossary`);
+        // The budget view: the whole model, decode traffic, a common question opened.
+        await page.evaluate((l) => { location.hash = `#v=1&view=budget&lang=${l}`; }, lang);
+        await waitForMirror(page, "752,393,024");
+        // Scrolled until the fold is in the middle of the screen, as a student would.
+        for (let i = 0; i < 12; i++) {
+          const r = await page.evaluate(() => window.labItemRect("faq-widen"));
+          if (r && r.y > screen.height * 0.2 && r.y + r.h < screen.height * 0.8) break;
+          await page.mouse.move(screen.width / 2, screen.height / 2);
+          await page.mouse.wheel(0, r ? r.y - screen.height / 2 : screen.height * 0.5);
+          await settledItems(page);
+        }
+        await clickItem(page, "faq-widen");
+        await waitForMirror(page, lang === "en" ? "a wider middle holds more rules" : "中间越宽");
+        await settledItems(page);
+        await shot(page, `${screen.name}-${lang}-budget-model-faq`);
+        seen = await scrollThrough(page, `${screen.name} ${lang} budget`, screen);
+        for (const n of ["752,393,024", "35.1 %", "22.02 MB", "528.48 MB", "11.04 MB"]) expectIncludes(seen.texts, n, "budget");
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      });
+}

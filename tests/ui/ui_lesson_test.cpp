@@ -1,0 +1,455 @@
+// The lesson around the views (issue 14), headless: the quiz and glossary views and the budget
+// view's whole model are reachable on a phone and a laptop in both languages and their numbers are
+// in the mirror; quiz answers right and wrong (choices, typed numbers, live answers computed from a
+// streamed pack); progress in storage and its reset; common questions fold open into the mirror;
+// a lesson path with lock=1 and ui=present.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/faq.h"
+#include "core/glossary.h"
+#include "core/pack/pack_build.h"
+#include "core/quiz.h"
+#include "core/strings.h"
+#include "core/url_state.h"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "packs/pack_test_util.h"
+#include "platform/native/fetch_native.h"
+#include "platform/native/platform_native.h"
+#include "platform/platform.h"
+#include "ui/app.h"
+#include "ui/quiz_panel.h"
+#include "ui/item_probe.h"
+#include "ui/page_style.h"
+
+namespace {  // this file's own page driver (ui_test.cpp has its own)
+
+enum { KEY_BACKSPACE = 8, KEY_TAB = 9, KEY_ENTER = 13, KEY_SPACE = 32, KEY_LEFT = 37, KEY_RIGHT = 39 };
+const double FRAME_SECONDS = 1.0 / 60;
+const char* const STORAGE_QUIZ = "swiglu-lab.quiz";
+
+std::vector<char> font_file(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(std::string("missing font ") + path);
+  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+const std::vector<char>& latin_font() {
+  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+  return f;
+}
+const std::vector<char>& cjk_font() {
+  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
+  return f;
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+struct lesson_page {
+  lab_app app;
+  double now = 100.0;
+
+  explicit lesson_page(const std::string& fragment, float width = 1280, float height = 800, bool keep_quiz = false) {
+    platform_storage_set("swiglu-lab.last-view", "");
+    if (!keep_quiz) platform_storage_set(STORAGE_QUIZ, "");
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(width, height);
+    io.KeyMap[ImGuiKey_LeftArrow] = KEY_LEFT;
+    io.KeyMap[ImGuiKey_RightArrow] = KEY_RIGHT;
+    io.KeyMap[ImGuiKey_Backspace] = KEY_BACKSPACE;
+    io.KeyMap[ImGuiKey_Tab] = KEY_TAB;
+    io.KeyMap[ImGuiKey_Enter] = KEY_ENTER;
+    io.KeyMap[ImGuiKey_Space] = KEY_SPACE;
+    lab_style_apply();
+    lab_fonts_add(latin_font().data(), int(latin_font().size()), cjk_font().data(), int(cjk_font().size()), 1.0f);
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    platform_native_set_fragment(fragment);
+    lab_app_init(&app);
+    settle();
+  }
+  ~lesson_page() {
+    lab_app_free(&app);
+    ImGui::DestroyContext();
+  }
+
+  void frame(double seconds = FRAME_SECONDS) {
+    ImGui::GetIO().DeltaTime = float(seconds);
+    now += seconds;
+    ImGui::NewFrame();
+    lab_app_frame(&app, now);
+    ImGui::Render();
+  }
+  void settle() {
+    frame();
+    for (int i = 0; i < 10 && app.layout_settling; ++i) frame();
+    frame();
+  }
+  void open(const std::string& fragment) {
+    lab_app_load_fragment(&app, fragment);
+    settle();
+  }
+  // Scrolls the page until the widget is on screen, as a student would, and clicks its centre.
+  void click(const char* name) {
+    item_rect r;
+    INFO("widget " << name);
+    REQUIRE(item_probe_find(name, &r));
+    ImGuiIO& io = ImGui::GetIO();
+    if (r.y0 < 0 || r.y1 > io.DisplaySize.y) {
+      ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+      REQUIRE(root);
+      ImGui::SetScrollY(root, root->Scroll.y + r.y0 - io.DisplaySize.y * 0.4f);
+      for (int i = 0; i < 4; ++i) frame();  // the page learns its height a frame late
+      REQUIRE(item_probe_find(name, &r));
+    }
+    io.MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+    frame();
+  }
+  void press(int key) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    frame();
+    io.KeysDown[key] = false;
+    frame();
+  }
+  // Clicks the quiz's answer field, replaces its text and presses Enter.
+  void answer(const char* text) {
+    click("quiz-answer");
+    REQUIRE(ImGui::GetIO().WantTextInput);
+    for (int i = 0; i < QUIZ_TYPED_MAX; ++i) press(KEY_BACKSPACE);
+    ImGui::GetIO().AddInputCharactersUTF8(text);
+    frame();
+    press(KEY_ENTER);
+    frame();
+  }
+  url_decoded url() const { return url_decode(platform_url_fragment()); }
+  const std::string& mirror() const { return platform_native_mirror(); }
+};
+
+// [SECTION] reachability: the page scrolled top to bottom, every record checked and kept
+std::vector<item_record> seen;
+
+void scroll_through(lesson_page& page, const std::string& what) {
+  seen.clear();
+  ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+  REQUIRE(root);
+  for (int i = 0; i < 3; ++i) page.frame();
+  for (float y = 0;; y += ImGui::GetIO().DisplaySize.y * 0.5f) {
+    ImGui::SetScrollY(root, y);
+    page.frame();
+    page.frame();
+    for (int i = 0; i < 10 && page.app.layout_settling; ++i) page.frame();
+    page.frame();
+    for (const item_record& r : item_probe_all()) {
+      INFO(what << " scrolled to " << y << ": '" << r.name << r.text << "' at x " << r.rect.x0 << ".." << r.rect.x1
+                << ", y " << r.rect.y0 << ".." << r.rect.y1);
+      if (!r.reachable) CHECK(r.reachable);
+      seen.push_back(r);
+    }
+    if (y >= root->ScrollMax.y) break;
+  }
+  ImGui::SetScrollY(root, 0);
+  page.frame();
+}
+
+bool shows(const std::string& part) {
+  for (const item_record& r : seen)
+    if (r.reachable && contains(r.text, part)) return true;
+  return false;
+}
+bool has_widget(const std::string& name) {
+  for (const item_record& r : seen)
+    if (r.name == name) return r.reachable;
+  return false;
+}
+
+bool is_table_string(const std::string& text) {
+  for (int i = 0; i < STR_COUNT; ++i)
+    if (text == tr(str_id(i))) return true;
+  return false;
+}
+
+// Every decimal and thousands-grouped number printed must be in the mirror too.
+void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
+  static const std::regex number("-?[0-9]+(,[0-9]{3})+|-?[0-9]+\\.[0-9]+");
+  int checked = 0;
+  for (const item_record& r : seen) {
+    if (r.text.empty() || is_table_string(r.text)) continue;
+    for (std::sregex_iterator m(r.text.begin(), r.text.end(), number), end; m != end; ++m) {
+      INFO(what << ": \"" << m->str() << "\" from \"" << r.text << "\" is not in the mirror:\n" << mirror);
+      CHECK(contains(mirror, m->str()));
+      ++checked;
+    }
+  }
+  CHECK(checked >= at_least);
+}
+
+struct screen { float w, h; };
+const screen SCREENS[] = {{390, 844}, {1280, 800}};
+
+// A pack streamed through the fetch twin (as ui_test.cpp's live tests do).
+struct lesson_live_pack {
+  mem_files pack;
+  lesson_live_pack() {
+    mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
+    checkpoint ck;
+    std::string err;
+    REQUIRE(ckpt_open(&ckf, &ck, &err));
+    pack_build_options o;
+    o.layers = {0, 2, 4};
+    o.probes = {{"lesson", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}}};
+    pack_build_result res;
+    REQUIRE(pack_build(ck, o, &pack, &res, &err));
+    native_fetch* net = platform_native_fetch();
+    *net = native_fetch();
+    net->files = &pack;
+    net->base = "packs/default/";
+  }
+  void settle(lesson_page& page) {
+    for (int i = 0; i < 100; i++) {
+      page.frame();
+      if (platform_native_fetch()->deliver(page.now) == 0 && i > 3) break;
+    }
+    page.frame();
+  }
+};
+
+}  // namespace
+
+// [SECTION] the new views, reachable and mirrored
+
+TEST_CASE("lesson views: quiz, glossary and the whole model reachable on a phone and a laptop, in both languages") {
+  for (screen sc : SCREENS)
+    for (const char* lang : {"en", "zh"}) {
+      const lab_lang l = std::string(lang) == "en" ? LAB_LANG_EN : LAB_LANG_ZH;
+      const std::string suffix = std::string("&lang=") + lang;
+      const std::string at = suffix + " at " + std::to_string(int(sc.w));
+      {
+        lesson_page page("#v=1&view=glossary" + suffix, sc.w, sc.h);
+        scroll_through(page, "glossary" + at);
+        for (const glossary_term& t : GLOSSARY) {
+          CHECK(shows(tr_in(l, t.term)));
+          CHECK(shows(tr_in(l, t.definition)));
+          CHECK(contains(page.mirror(), tr_in(l, t.definition)));
+        }
+      }
+      for (int q = 0; q < QUIZ_COUNT; ++q) {
+        lesson_page page(std::string("#v=1&view=quiz&quiz=") + QUIZ_NAMES[q] + suffix, sc.w, sc.h);
+        const std::string what = std::string("quiz ") + QUIZ_NAMES[q] + at;
+        scroll_through(page, what);
+        INFO(what);
+        for (int i = 0; i < QUIZ_COUNT; ++i) CHECK(has_widget(std::string("quiz-q-") + QUIZ_NAMES[i]));
+        CHECK(has_widget("quiz-reset"));
+        CHECK(has_widget("quiz-next"));
+        if (QUIZ[q].kind == QUIZ_KIND_CHOICE)
+          for (int o = 0; o < QUIZ[q].option_count; ++o) {
+            CHECK(has_widget(std::string("quiz-option-") + char('A' + o)));
+            CHECK(shows(tr_in(l, QUIZ[q].options[o])));
+          }
+        else CHECK(has_widget("quiz-check"));
+      }
+      lesson_page budget("#v=1&view=budget" + suffix, sc.w, sc.h);
+      budget.click("faq-widen");
+      INFO("budget" << at);
+      CHECK((budget.app.faq_open & (1u << FAQ_WIDEN)) != 0);
+      scroll_through(budget, "budget" + at);
+      for (const char* v : {"254,279,680", "264,241,152", "233,822,016", "752,393,024", "35.1 %", "22.02 MB", "528.48 MB",
+                            "11.04 MB"})
+        CHECK(shows(v));
+      CHECK(has_widget("model-bar"));
+      CHECK(shows(tr_in(l, STR_FAQ_WIDEN_A)));
+      check_mirror_has_every_number(budget.mirror(), "budget" + at, 10);
+    }
+}
+
+TEST_CASE("lesson views: every number an answered question prints is in the mirror, in both languages") {
+  for (const char* lang : {"en", "zh"}) {
+    lesson_page page(std::string("#v=1&view=quiz&quiz=largest&lang=") + lang);
+    page.click("quiz-option-B");
+    scroll_through(page, std::string("largest ") + lang);
+    CHECK(shows("752,393,024"));
+    check_mirror_has_every_number(page.mirror(), std::string("largest ") + lang, 3);
+    page.open(std::string("#v=1&view=quiz&quiz=int8&lang=") + lang);
+    page.answer("11");
+    scroll_through(page, std::string("int8 ") + lang);
+    CHECK(shows("11,042,816"));
+    check_mirror_has_every_number(page.mirror(), std::string("int8 ") + lang, 3);
+  }
+}
+
+// [SECTION] answers, right and wrong
+
+TEST_CASE("quiz: a choice right and wrong, with the explanation either way, in both languages") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    lesson_page page(std::string("#v=1&view=quiz&quiz=odot&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_Q)));
+    CHECK_FALSE(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_WHY)));
+    page.click("quiz-option-A");  // a matrix product: wrong
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_WRONG)));
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_WHY)));
+    CHECK(platform_storage_get(STORAGE_QUIZ) == "odot=w");
+    page.click("quiz-option-B");  // entry by entry: right
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_RIGHT)));
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_WHY)));
+    CHECK(platform_storage_get(STORAGE_QUIZ) == "odot=r");
+    page.click("quiz-option-C");  // a later slip does not undo what was shown
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_WRONG)));
+    CHECK(platform_storage_get(STORAGE_QUIZ) == "odot=r");
+    // The link holds which question, never the answer.
+    CHECK(contains(platform_url_fragment(), "quiz=odot"));
+    CHECK_FALSE(contains(platform_url_fragment(), "odot=r"));
+    page.click("quiz-next");
+    CHECK(page.url().state.quiz == QUIZ_WRITE_SIZE);
+    page.click("quiz-q-layer");
+    CHECK(page.app.state.quiz == QUIZ_WHOLE_LAYER);
+    page.click("quiz-option-B");
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_LAYER_WHY)));
+  }
+}
+
+TEST_CASE("quiz: bytes per token typed, checked with a tolerance; unreadable text says how to write it") {
+  {
+  lesson_page page("#v=1&view=quiz&quiz=bf16");
+  page.answer("44");
+  CHECK(contains(page.mirror(), "Not this one."));
+  CHECK(contains(page.mirror(), "22.02 MB"));
+  page.answer("22");
+  CHECK(contains(page.mirror(), "Right."));
+  CHECK(contains(page.mirror(), "22,020,096 bytes"));
+  page.answer("lots");
+  CHECK(contains(page.mirror(), "Type a number"));
+  page.click("quiz-next");
+  page.answer("528");
+  CHECK(contains(page.mirror(), "Right."));
+  CHECK(contains(page.mirror(), "528.48 MB"));
+  CHECK(quiz_progress_decode(platform_storage_get(STORAGE_QUIZ)).verdict[QUIZ_BF16_ALL] == QUIZ_RIGHT);
+  }  // one ImGui context at a time
+  // Progress survives a reload (this browser's storage) and the reset clears it.
+  lesson_page again("#v=1&view=quiz&quiz=bf16all&lang=zh", 1280, 800, true);
+  CHECK(quiz_progress_right(((const quiz_panel*)again.app.panels[LAB_VIEW_QUIZ])->progress) == 2);
+  again.click("quiz-reset");
+  CHECK(quiz_progress_right(((const quiz_panel*)again.app.panels[LAB_VIEW_QUIZ])->progress) == 0);
+  CHECK(platform_storage_get(STORAGE_QUIZ).empty());
+}
+
+TEST_CASE("quiz: the live questions are checked against values computed from the streamed pack") {
+  lesson_live_pack lp;
+  lesson_page page("#v=1&view=quiz&quiz=open&lang=en");
+  page.answer("30");
+  CHECK(contains(page.mirror(), "open the Gate histograms view"));
+  page.click("quiz-open-source");
+  CHECK(page.app.state.view == LAB_VIEW_GATES);
+  lp.settle(page);
+  const std::string gates = page.mirror();
+  page.open("#v=1&view=quiz&quiz=open&lang=en");
+  const quiz_live_answers live = quiz_live_from(page.app.state, &page.app.live);
+  REQUIRE(live.open_ready);
+  CHECK(live.open_layer == 0);
+  // The same share the gate histograms print for that layer (two decimals).
+  char two[32];
+  std::snprintf(two, sizeof two, "%.2f %%", live.open_percent);
+  CHECK(contains(gates, two));
+  char typed[32];
+  std::snprintf(typed, sizeof typed, "%.1f", live.open_percent + 0.8);
+  page.answer(typed);
+  CHECK(contains(page.mirror(), "Right."));
+  std::snprintf(typed, sizeof typed, "%.1f", live.open_percent + 1.6);
+  page.answer(typed);
+  CHECK(contains(page.mirror(), "Not this one."));
+
+  page.open("#v=1&view=perm&lang=zh&tok=3");
+  lp.settle(page);
+  page.open("#v=1&view=quiz&quiz=shuffle&lang=zh&tok=3");
+  page.answer("0");
+  CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_RIGHT)));
+  page.answer("0.001");
+  CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
+  page.click("quiz-next");
+  CHECK(page.app.state.quiz == QUIZ_CHANGE);
+  page.answer("3");
+  CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_RIGHT)));
+  page.answer("2, 3");
+  CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
+}
+
+// [SECTION] common questions, lesson paths, the projector layout
+
+TEST_CASE("common questions: folded under their views, open into the mirror, fold again") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    const std::string lang = l == LAB_LANG_EN ? "&lang=en" : "&lang=zh";
+    lesson_page page("#v=1&view=silu" + lang, 390, 844);
+    for (const faq_entry& f : FAQ) CHECK(contains(page.mirror(), tr_in(l, f.answer)) == false);
+    scroll_through(page, "silu faq");
+    CHECK(has_widget("faq-gate-vs-output-gate"));
+    CHECK(shows(tr_in(l, STR_FAQ_GATE_Q)));
+    CHECK_FALSE(shows(tr_in(l, STR_FAQ_GATE_A)));
+    page.click("faq-gate-vs-output-gate");
+    CHECK(contains(page.mirror(), tr_in(l, STR_FAQ_GATE_A)));
+    scroll_through(page, "silu faq open");
+    CHECK(shows(tr_in(l, STR_FAQ_GATE_A)));
+    page.click("faq-gate-vs-output-gate");
+    CHECK_FALSE(contains(page.mirror(), tr_in(l, STR_FAQ_GATE_A)));
+  }
+  lesson_page page("#v=1&view=hand");
+  CHECK_FALSE(item_probe_get("faq-widen"));  // only under its own view
+}
+
+TEST_CASE("lesson path: Previous / Next with 'n of m', lock=1 hides the view buttons until 'Explore freely'") {
+  lesson_page page("#v=1&view=silu&path=hand,silu,budget,quiz,glossary&lock=1&lang=en", 390, 844);
+  scroll_through(page, "locked path");
+  CHECK(shows("2 of 5"));
+  CHECK(has_widget("path-prev"));
+  CHECK(has_widget("path-next"));
+  CHECK(has_widget("path-explore"));
+  CHECK_FALSE(item_probe_get("view-hand"));  // no view buttons while locked
+  const lab_view walk[] = {LAB_VIEW_BUDGET, LAB_VIEW_QUIZ, LAB_VIEW_GLOSSARY};
+  for (lab_view v : walk) {
+    page.click("path-next");
+    CHECK(page.app.state.view == v);
+    CHECK(page.url().state.view == v);
+  }
+  scroll_through(page, "last step");
+  CHECK(shows("5 of 5"));
+  page.click("path-next");  // disabled at the end
+  CHECK(page.app.state.view == LAB_VIEW_GLOSSARY);
+  for (int i = 0; i < 4; ++i) page.click("path-prev");
+  CHECK(page.app.state.view == LAB_VIEW_HAND);
+  page.click("path-explore");
+  CHECK(page.app.state.lock == 0);
+  CHECK(page.url().state.lock == 0);
+  CHECK(page.url().state.view == LAB_VIEW_HAND);   // the same view, in place
+  CHECK(item_probe_get("view-silu"));               // the view buttons are back
+  CHECK(page.app.state.path.size() == 5);           // the path stays
+  page.click("view-weights");
+  scroll_through(page, "off path");
+  CHECK(shows("This view is not on the lesson path."));
+}
+
+TEST_CASE("ui=present draws larger type; the same link without it is the normal layout") {
+  item_rect normal, present;
+  {
+    lesson_page page("#v=1&view=hand&path=hand,quiz");
+    REQUIRE(item_probe_find("path-next", &normal));
+  }
+  {
+    lesson_page page("#v=1&view=hand&path=hand,quiz&ui=present");
+    REQUIRE(item_probe_find("path-next", &present));
+    CHECK(page.url().state.ui == LAB_UI_PRESENT);
+  }
+  CHECK((present.y1 - present.y0) > 1.2f * (normal.y1 - normal.y0));  // type x1.4, paddings as they were
+  CHECK((present.x1 - present.x0) > 1.2f * (normal.x1 - normal.x0));
+}
