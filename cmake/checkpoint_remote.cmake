@@ -1,0 +1,13 @@
+# Checkpoints read by byte ranges (issue 13): the model= location, chunked conversion to q8 and
+# the checkpoint_source (a layer_source beside pack_source), with their tests.
+# Included after packs.cmake (nlohmann-json, xxHash, the checkpoint reader).
+target_sources(swiglu_core PRIVATE
+  src/core/checkpoint_remote/model_location.cpp
+  src/core/checkpoint_remote/tensor_chunks.cpp
+  src/core/checkpoint_remote/checkpoint_source.cpp
+)
+
+target_sources(core_tests PRIVATE
+  tests/checkpoint_remote/model_location_test.cpp
+  tests/checkpoint_remote/tensor_chunks_test.cpp
+)
