@@ -29,6 +29,7 @@ checkpoint_source::checkpoint_source(fetch_client* client, const model_location&
 
 checkpoint_source::~checkpoint_source() {
   fetch_queue_close(&queue_);
+  client_->forget_sink(this);
   for (layer_state& L : layers_)
     for (matrix_state& m : L.part) free_matrix(&m);
 }
@@ -151,7 +152,7 @@ void checkpoint_source::add_shard(const std::string& file) {
   item_info in;
   in.shard = (int)shards_.size() - 1;
   // The header's cache record (size, ETag, header bytes) serves offline visits.
-  add_item(ITEM_HEAD, s.url, 0, CKPT_HEADER_PREFETCH, s.url + "#safetensors-header", false, in);
+  add_item(ITEM_HEAD, s.url, 0, std::max<uint32_t>(8, options_.header_prefetch), s.url + "#safetensors-header", false, in);
 }
 
 // Header cache record: u64 size | u32 etag length | etag | header bytes, then an XXH3 (checked_record).
@@ -716,9 +717,9 @@ source_progress checkpoint_source::progress(int layer) const {
     p.total += it.bytes;
     p.loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
     p.failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
-    p.cancelled += it.state == FETCH_ITEM_FAILED && it.error.fault == STREAM_CANCELLED;
     p.loading += it.state == FETCH_ITEM_LOADING;
   }
+  p.paused = queue_.paused;
   return p;
 }
 

@@ -37,6 +37,7 @@ struct checkpoint_source_options {
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
   uint64_t resident_bytes = CHECKPOINT_SOURCE_RESIDENT_BYTES;
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
+  uint32_t header_prefetch = CKPT_HEADER_PREFETCH;  // first request of a shard's header
   // A teacher's sentence (the link's ids= and text=). Empty: the lesson's sentence, which this
   // page knows as ids only for the synthetic checkpoint; a real model then needs ids=.
   std::vector<source_probe> probes;
