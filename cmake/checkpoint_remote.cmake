@@ -11,3 +11,9 @@ target_sources(core_tests PRIVATE
   tests/checkpoint_remote/model_location_test.cpp
   tests/checkpoint_remote/tensor_chunks_test.cpp
 )
+
+if(NOT EMSCRIPTEN)
+  # The Hub-like test host (tools/hub_server.mjs): 302 to a second origin, Range, ETag, CORS, faults.
+  add_test(NAME hub_server COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/checkpoint_remote/hub_server_test.mjs
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endif()
