@@ -87,6 +87,9 @@ void checkpoint_source::fail_open(const std::string& file, const std::string& ur
   generation_++;
 }
 
+// "W/\"x\"" and "\"x\"" name the same version of a file (a proxy may weaken a strong ETag).
+static std::string etag_core(const std::string& e) { return e.rfind("W/", 0) == 0 ? e.substr(2) : e; }
+
 static stream_error format_error(stream_fault f, const std::string& detail) {
   stream_error e;
   e.fault = f;
@@ -234,7 +237,7 @@ void checkpoint_source::on_head(const fetch_response& r, fetch_item* it, const i
       s.etag = r.etag;
       s.head.assign((const char*)body, n);
     } else {
-      if (size != s.size || (!r.etag.empty() && r.etag != s.etag))
+      if (size != s.size || (!r.etag.empty() && etag_core(r.etag) != etag_core(s.etag)))
         return fail_open(s.file, s.url, format_error(STREAM_CHECKSUM, "the file changed on the host while its header was read"));
       if (n < it->request.length) return fail_open(s.file, s.url, format_error(STREAM_TRUNCATED, ""));
       s.head.append((const char*)body, it->request.length);
@@ -352,7 +355,7 @@ void checkpoint_source::maybe_finish_open() {
 
 std::string checkpoint_source::tensor_key(int shard, const std::string& what) const {
   const shard_state& s = shards_[shard];
-  return s.url + "|" + (s.etag.empty() ? "size " + std::to_string(s.size) : "etag " + s.etag) + "|" + what;
+  return s.url + "|" + (s.etag.empty() ? "size " + std::to_string(s.size) : "etag " + etag_core(s.etag)) + "|" + what;
 }
 
 static int shard_of(const std::vector<std::string>& files, const std::string& file) {
@@ -371,16 +374,21 @@ void checkpoint_source::build_items() {
   const st_tensor* et = ck_.find(embed);
   const int es = shard_of(files, ckpt_file_of(ck_, embed));
   const uint64_t row_bytes = (uint64_t)c.hidden * st_dtype_bytes(et->dtype);
+  // Consecutive ids (the synthetic default's 1..6, a repeated word) share one range.
   std::vector<int64_t> ids;
-  for (const source_probe& p : probes_)
-    for (int64_t id : p.tokens)
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-  for (int64_t id : ids) {
+  for (const source_probe& p : probes_) ids.insert(ids.end(), p.tokens.begin(), p.tokens.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i + 1;
+    while (j < ids.size() && ids[j] == ids[j - 1] + 1) j++;
     item_info in;
     in.shard = es;
-    in.token = id;
-    add_item(ITEM_EMBED, shards_[es].url, et->begin + (uint64_t)id * row_bytes, row_bytes,
-             tensor_key(es, embed + "|row " + std::to_string(id)), true, in);
+    in.token = ids[i];
+    in.count = (int)(j - i);
+    add_item(ITEM_EMBED, shards_[es].url, et->begin + (uint64_t)ids[i] * row_bytes, row_bytes * in.count,
+             tensor_key(es, embed + "|rows " + std::to_string(ids[i]) + "+" + std::to_string(in.count)), true, in);
+    i = j;
   }
   const std::string norm = ckpt_post_norm_name(ck_, 0);
   const st_tensor* nt = ck_.find(norm);
@@ -558,7 +566,7 @@ const unsigned char* checkpoint_source::range_bytes(const fetch_item& it, const 
   if (r.status == 206) {
     if (r.content_range_start != begin) return *e = format_error(STREAM_WRONG_RANGE, ""), nullptr;
     if (r.n < want) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = want, nullptr;
-    if ((r.total_size && r.total_size != s.size) || (!r.etag.empty() && !s.etag.empty() && r.etag != s.etag))
+    if ((r.total_size && r.total_size != s.size) || (!r.etag.empty() && !s.etag.empty() && etag_core(r.etag) != etag_core(s.etag)))
       return *e = format_error(STREAM_CHECKSUM, "the file changed on the host since its header was read"), nullptr;
     return body;
   }
@@ -585,12 +593,14 @@ bool checkpoint_source::on_tensor_answer(fetch_item* it, const item_info& in, co
     } else if (!(raw = range_bytes(*it, r, e))) {
       return false;
     }
-    std::vector<float> v((size_t)c.hidden);
+    const int rows = in.kind == ITEM_EMBED ? in.count : 1;
+    std::vector<float> v((size_t)c.hidden * rows);
     dtype_to_f32(t->dtype, raw, v.size(), v.data());
     for (float x : v)
       if (!std::isfinite(x)) return *e = format_error(STREAM_FORMAT, t->name + " holds NaN or infinity"), false;
-    if (in.kind == ITEM_EMBED) embed_rows_[in.token] = std::move(v);
-    else norm_ = std::move(v);
+    if (in.kind == ITEM_NORM) norm_ = std::move(v);
+    for (int k = 0; k < rows && in.kind == ITEM_EMBED; k++)
+      embed_rows_[in.token + k].assign(v.begin() + (size_t)k * c.hidden, v.begin() + (size_t)(k + 1) * c.hidden);
     if (!r.from_cache) {
       const std::string rec = checked_record(raw, n);
       client_->cache_store(this, it->request.cache_key, rec.data(), rec.size());

@@ -83,7 +83,8 @@ struct checkpoint_source final : layer_source, fetch_sink {
   struct item_info {
     item_kind kind;
     int shard = -1;        // ITEM_HEAD*, and the shard a tensor range is in
-    int64_t token = -1;    // ITEM_EMBED
+    int64_t token = -1;    // ITEM_EMBED: the first of `count` consecutive token ids (one range)
+    int count = 0;
     int layer_index = -1, part = -1, chunk = -1;  // ITEM_CHUNK
   };
   struct shard_state {
