@@ -115,7 +115,12 @@ void checkpoint_source::on_config(const fetch_response& r, fetch_item* it) {
                            : problem == MODEL_CONFIG_EXPERTS    ? STREAM_MIXTURE_OF_EXPERTS
                            : problem == MODEL_CONFIG_QUANTIZED  ? STREAM_UNREADABLE_DTYPE
                                                                 : STREAM_FORMAT;
-    return fail_open(kConfigFile, url, format_error(f, strip_file(strip_file(err, std::string(kConfigFile) + " (text_config)"), kConfigFile)));
+    std::string why = strip_file(strip_file(err, std::string(kConfigFile) + " (text_config)"), kConfigFile);
+    // The page's sentence says the rest: keep what names the cause ("hidden_act 'gelu'", "'fp8'").
+    const size_t q1 = why.find('\''), q2 = q1 == std::string::npos ? q1 : why.find('\'', q1 + 1);
+    if (f == STREAM_NOT_SWIGLU && q2 != std::string::npos) why = why.substr(0, q2 + 1);
+    if (f == STREAM_UNREADABLE_DTYPE && q2 != std::string::npos) why = why.substr(q1 + 1, q2 - q1 - 1) + " (quantization_config)";
+    return fail_open(kConfigFile, url, format_error(f, why));
   }
   if (!r.from_cache) client_->cache_store(this, url, config_text_.data(), config_text_.size());
   fetch_queue_done(&queue_, it);
