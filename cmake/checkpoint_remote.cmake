@@ -10,6 +10,7 @@ target_sources(swiglu_core PRIVATE
 target_sources(core_tests PRIVATE
   tests/checkpoint_remote/model_location_test.cpp
   tests/checkpoint_remote/tensor_chunks_test.cpp
+  tests/checkpoint_remote/url_model_test.cpp
 )
 
 if(NOT EMSCRIPTEN)
