@@ -127,8 +127,9 @@ export function createHubServers(root, options = {}) {
 
   return {
     hub, cdn, log,
+    // The cdn on port + 1 (both on free ports when port is 0).
     listen(port, host, done) {
-      cdn.listen(port + 1, host, () => {
+      cdn.listen(port ? port + 1 : 0, host, () => {
         state.cdnOrigin = `http://${host}:${cdn.address().port}`;
         hub.listen(port, host, done);
       });
