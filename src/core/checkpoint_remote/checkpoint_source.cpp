@@ -268,6 +268,7 @@ void checkpoint_source::on_head(const fetch_response& r, fetch_item* it, const i
     const std::string rec = head_record(s.etag, s.size, s.head);
     client_->cache_store(this, key, rec.data(), rec.size());
   }
+  std::string().swap(s.head);  // parsed: up to 100 MB need not stay
   fetch_queue_done(&queue_, &queue_.items[idx]);
   maybe_finish_open();
 }
