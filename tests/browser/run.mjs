@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, viewTable } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
+import { registerCheckpointTests } from "./checkpoint_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -350,6 +351,7 @@ for (const screen of SCREENS)
     });
 
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
 
 // [SECTION] runner
 const site = await startSite(siteDir);
