@@ -81,7 +81,8 @@ export function registerCheckpointTests(test, { expect, expectIncludes, cli }) {
         await waitForMirror(page, words, 30000);
         // The browser logs the refused requests themselves. KNOWN ISSUE (reported to the integrator):
         // after a CORS refusal Emscripten 3.1.6's XHR also throws "setRequestHeader ... non
-        // ISO-8859-1 code point" (a Range header read after fetch_web_get's stack array is gone?).
+        // ISO-8859-1 code point": a header read from freed memory somewhere in fetch_web's
+        // cancel/close path (Emscripten copies the header array itself, so not the stack array).
         const unexpected = page.labErrors.filter((e) => !/Failed to load|CORS|net::|setRequestHeader/.test(e));
         expect(unexpected.length === 0, "page errors: " + unexpected.join("; "));
         await page.context().close();
