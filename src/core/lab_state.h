@@ -35,6 +35,8 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_ZOOM_MAX 256.0
 #define LAB_PATH_MAX 32  // views in a lesson path (path=)
 enum lab_ui { LAB_UI_NORMAL, LAB_UI_PRESENT, LAB_UI_COUNT };  // ui=present: a projector's larger type
+#define LAB_TEXT_MAX 512      // bytes of a teacher's sentence in a link
+#define LAB_TOKEN_ID_MAX ((1 << 24) - 1)
 
 struct lab_state {
   lab_view view;
@@ -50,6 +52,10 @@ struct lab_state {
   int64_t hidden, intermediate, layers;
   // Real weights (lessons 000/003): which pack, which of its layers, and each live view's settings
   std::string pack;                  // "" = the embedded default; else a relative path or http(s) URL
+  // A checkpoint read by byte ranges (docs/checkpoint.md): wins over pack when both are given.
+  std::string model;                 // "" = none; hf:OWNER/NAME[@REV], an http(s) URL or a relative path
+  std::vector<int64_t> ids;          // a teacher's sentence as the model's token ids; empty = the lesson's
+  std::string text;                  // that sentence, for display (never parsed)
   std::vector<int64_t> pack_layers;  // the layers the histograms show; empty = every layer of the pack
   int64_t layer;                     // the per-token and weights views' layer; -1 = the pack's first
   int64_t probe;                     // which probe sentence

@@ -42,6 +42,11 @@ static std::string fault_text(const stream_error& e) {
     case STREAM_STALLED: return strf(tr(STR_FAULT_STALLED), fmt_seconds(e.seconds).c_str());
     case STREAM_CANCELLED: return tr(STR_FAULT_CANCELLED);
     case STREAM_OFFLINE_UNCACHED: return tr(STR_FAULT_OFFLINE);
+    case STREAM_NO_SAFETENSORS: return tr(STR_FAULT_NO_SAFETENSORS);
+    case STREAM_UNREADABLE_DTYPE: return strf(tr(STR_FAULT_UNREADABLE_DTYPE), e.detail.c_str());
+    case STREAM_NOT_SWIGLU: return strf(tr(STR_FAULT_NOT_SWIGLU), e.detail.c_str());
+    case STREAM_MIXTURE_OF_EXPERTS: return tr(STR_FAULT_MIXTURE_OF_EXPERTS);
+    case STREAM_NEEDS_IDS: return std::string(tr(STR_FAULT_NEEDS_IDS)) + (e.detail.empty() ? "" : " (" + e.detail + ")");
     case STREAM_FAULT_COUNT: break;
   }
   return "";

@@ -9,6 +9,7 @@
 
 #include "core/number_format.h"
 #include "core/quiz.h"
+#include "core/checkpoint_remote/model_location.h"
 #include "core/view_table.h"
 
 // [SECTION] reading values
@@ -170,6 +171,10 @@ static const url_key URL_KEYS[] = {
     {"path", "", URL_KEY_NAME_LIST, URL_FIELD(path), LAB_PATH_MAX, 0, LAB_VIEW_COUNT, LAB_VIEW_NAMES},
     {"lock", "0", URL_KEY_INT, URL_FIELD(lock), 1, 0, 1, nullptr},
     {"ui", "normal", URL_KEY_CHOICE, URL_FIELD(ui), LAB_UI_COUNT, 0, 0, UI_NAMES},
+    // A checkpoint read by byte ranges, and a teacher's own sentence for it (docs/checkpoint.md).
+    {"model", "", URL_KEY_MODEL, URL_FIELD(model), 1, 0, 0, nullptr},
+    {"ids", "", URL_KEY_INTEGERS, URL_FIELD(ids), 64, 0, LAB_TOKEN_ID_MAX, nullptr},
+    {"text", "", URL_KEY_TEXT, URL_FIELD(text), 1, 0, 0, nullptr},
 };
 
 // Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
@@ -184,6 +189,9 @@ struct lab_state_fields_with_keys {
   bool show_sigmoid, show_gelu;
   int64_t hidden, intermediate, layers;
   std::string pack;
+  std::string model;
+  std::vector<int64_t> ids;
+  std::string text;
   std::vector<int64_t> pack_layers;
   int64_t layer, probe;
   double threshold;
@@ -213,6 +221,26 @@ bool url_pack_location_ok(const std::string& v) {
   if (!http && (v.find(':') != std::string::npos || v[0] == '/' )) return false;
   for (const std::string& part : split(v, '/'))
     if (part == "..") return false;
+  return true;
+}
+
+bool url_model_location_ok(const std::string& v) {
+  model_location loc;
+  std::string why;
+  return model_location_parse(v, &loc, &why);
+}
+
+// Valid UTF-8 without control characters, at most LAB_TEXT_MAX bytes.
+static bool url_text_ok(const std::string& v) {
+  if (v.size() > LAB_TEXT_MAX) return false;
+  for (size_t i = 0; i < v.size();) {
+    const unsigned char c = (unsigned char)v[i];
+    const int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > v.size() || (n == 1 && (c < 0x20 || c == 0x7f))) return false;
+    for (int k = 1; k < n; k++)
+      if (((unsigned char)v[i + k] >> 6) != 2) return false;
+    i += n;
+  }
   return true;
 }
 
@@ -284,6 +312,14 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       else *(std::vector<int64_t>*)f = out;
       break;
     }
+    case URL_KEY_MODEL:  // empty: none (the pack)
+      if (!value.empty() && !url_model_location_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
+      else *(std::string*)f = value;
+      break;
+    case URL_KEY_TEXT:
+      if (!url_text_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
+      else *(std::string*)f = value;
+      break;
   }
 }
 
@@ -378,11 +414,13 @@ static std::string encode_value(const url_key& k, lab_state* s) {
     case URL_KEY_INTEGERS:
       for (int64_t v : *(std::vector<int64_t>*)f) out += (out.empty() ? "" : ",") + std::to_string(v);
       return out;
-    case URL_KEY_PACK: return percent_encode(*(std::string*)f);
     case URL_KEY_NAME_LIST:
       for (int64_t v : *(std::vector<int64_t>*)f)
         if (v >= 0 && v < int64_t(k.hi)) out += (out.empty() ? "" : ",") + std::string(k.names[v]);
       return out;
+    case URL_KEY_PACK:
+    case URL_KEY_MODEL:
+    case URL_KEY_TEXT: return percent_encode(*(std::string*)f);
   }
   return out;
 }

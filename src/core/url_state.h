@@ -44,6 +44,9 @@ bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out);
 
 // A pack location a link may name: a relative path inside the site or an http(s) URL.
 bool url_pack_location_ok(const std::string& location);
+// A checkpoint a link may name (model=): hf:OWNER/NAME[@REV] or a pack-like location
+// (core/checkpoint_remote/model_location.h has the rules).
+bool url_model_location_ok(const std::string& location);
 
 enum url_key_kind {
   URL_KEY_NUMBERS,   // `count` comma-separated numbers into double[count], clamped to [lo, hi]
@@ -54,6 +57,8 @@ enum url_key_kind {
   URL_KEY_INTEGERS,  // up to `count` comma-separated whole numbers into std::vector<int64_t>, clamped
   URL_KEY_PACK,      // a pack location: a relative path or an http(s) URL
   URL_KEY_NAME_LIST, // up to `count` comma-separated `names` (hi of them) into std::vector<int64_t>, repeats allowed
+  URL_KEY_MODEL,     // a checkpoint location: hf:OWNER/NAME[@REV], or a pack-like location
+  URL_KEY_TEXT,      // free text up to LAB_TEXT_MAX bytes of UTF-8 (shown as text, never parsed)
 };
 
 // A key's row, for the tests that walk the table (round trips, the README's key table).

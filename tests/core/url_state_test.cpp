@@ -260,6 +260,8 @@ static std::string random_value(const url_key_desc& k, std::mt19937& rng) {
       return out;
     }
     case URL_KEY_PACK: return rng() % 2 ? "" : "https://host.example/packs/p" + std::to_string(rng() % 1000) + "/";
+    case URL_KEY_MODEL: return rng() % 2 ? "" : "hf:owner" + std::to_string(rng() % 100) + "/model-" + std::to_string(rng() % 100);
+    case URL_KEY_TEXT: return rng() % 2 ? "" : "sentence-" + std::to_string(rng() % 1000);  // as a link writes it (a space would be %20)
     case URL_KEY_NAME_LIST: {
       const int n = (int)(rng() % (uint64_t)std::min(k.count, 8));
       for (int i = 0; i < n; i++) out += (i ? "," : "") + k.names[rng() % k.names.size()];

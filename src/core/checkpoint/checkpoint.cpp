@@ -33,11 +33,10 @@ static bool ckpt_ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// model.safetensors.index.json -> tensor name -> shard file.
-static bool ckpt_read_index(byte_source* src, const std::string& file, std::map<std::string, std::string>* weight_map,
-                            std::string* error) {
-  std::string text;
-  if (!byte_source_read_all(src, file, CKPT_INDEX_MAX_BYTES, &text, error)) return false;
+const char* const CKPT_INDEX_FILE = "model.safetensors.index.json";
+
+bool ckpt_parse_index(const std::string& text, const std::string& file, std::map<std::string, std::string>* weight_map,
+                      std::string* error) {
   json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return *error = file + ": not a JSON object", false;
   auto wm = j.find("weight_map");
@@ -53,6 +52,44 @@ static bool ckpt_read_index(byte_source* src, const std::string& file, std::map<
   return true;
 }
 
+std::vector<std::string> ckpt_index_shards(const std::map<std::string, std::string>& weight_map) {
+  std::set<std::string> named;
+  for (const auto& w : weight_map) named.insert(w.second);
+  return std::vector<std::string>(named.begin(), named.end());
+}
+
+bool ckpt_add_file(checkpoint* ck, st_file sf, std::string* error) {
+  ck->files.push_back(std::move(sf));
+  const size_t fi = ck->files.size() - 1;
+  for (size_t ti = 0; ti < ck->files[fi].tensors.size(); ti++) {
+    const std::string& name = ck->files[fi].tensors[ti].name;
+    auto prev = ck->tensors.find(name);
+    if (prev != ck->tensors.end())
+      return *error = "tensor '" + name + "' is in both " + ck->files[prev->second.first].file + " and " + ck->files[fi].file,
+             false;
+    ck->tensors[name] = {fi, ti};
+  }
+  return true;
+}
+
+bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error) {
+  for (const auto& w : weight_map) {
+    auto it = ck->tensors.find(w.first);
+    if (it == ck->tensors.end() || ck->files[it->second.first].file != w.second)
+      return *error = std::string(CKPT_INDEX_FILE) + " says tensor '" + w.first + "' is in " + w.second +
+                      ", but that shard does not hold it",
+             false;
+  }
+  for (const char* p : kPrefixes) {
+    if (ck->tensors.count(std::string(p) + "embed_tokens.weight")) {
+      ck->prefix = p;
+      return true;
+    }
+  }
+  return *error = "no embed_tokens.weight under any known naming (model.language_model., model., ...): not a language model checkpoint?",
+         false;
+}
+
 bool ckpt_open(byte_source* src, checkpoint* out, std::string* error) {
   checkpoint ck;
   ck.src = src;
@@ -62,15 +99,13 @@ bool ckpt_open(byte_source* src, checkpoint* out, std::string* error) {
   if (!model_config_parse(text, "config.json", &ck.config, error)) return false;
 
   // Which shards: the index's, or every *.safetensors file in the directory.
-  static const char kIndex[] = "model.safetensors.index.json";
   std::map<std::string, std::string> weight_map;
   std::vector<std::string> shard_files;
-  if (src->exists(kIndex)) {
-    if (!ckpt_read_index(src, kIndex, &weight_map, error)) return false;
-    std::set<std::string> named;
-    for (const auto& w : weight_map) named.insert(w.second);
-    for (const std::string& f : named) {
-      if (!src->exists(f)) return *error = f + ": missing shard (named by " + std::string(kIndex) + ")", false;
+  if (src->exists(CKPT_INDEX_FILE)) {
+    if (!byte_source_read_all(src, CKPT_INDEX_FILE, CKPT_INDEX_MAX_BYTES, &text, error)) return false;
+    if (!ckpt_parse_index(text, CKPT_INDEX_FILE, &weight_map, error)) return false;
+    for (const std::string& f : ckpt_index_shards(weight_map)) {
+      if (!src->exists(f)) return *error = f + ": missing shard (named by " + std::string(CKPT_INDEX_FILE) + ")", false;
       shard_files.push_back(f);
     }
   } else {
@@ -78,38 +113,17 @@ bool ckpt_open(byte_source* src, checkpoint* out, std::string* error) {
     if (!src->list(&names, error)) return false;
     for (const std::string& n : names)
       if (ckpt_ends_with(n, ".safetensors")) shard_files.push_back(n);
-    if (shard_files.empty()) return *error = "no .safetensors file and no " + std::string(kIndex) + " in the checkpoint", false;
+    if (shard_files.empty()) return *error = "no .safetensors file and no " + std::string(CKPT_INDEX_FILE) + " in the checkpoint", false;
   }
 
   for (const std::string& f : shard_files) {
     st_file sf;
     if (!st_read_header(src, f, &sf, error)) return false;
-    ck.files.push_back(std::move(sf));
-    const size_t fi = ck.files.size() - 1;
-    for (size_t ti = 0; ti < ck.files[fi].tensors.size(); ti++) {
-      const std::string& name = ck.files[fi].tensors[ti].name;
-      auto prev = ck.tensors.find(name);
-      if (prev != ck.tensors.end())
-        return *error = "tensor '" + name + "' is in both " + ck.files[prev->second.first].file + " and " + f, false;
-      ck.tensors[name] = {fi, ti};
-    }
+    if (!ckpt_add_file(&ck, std::move(sf), error)) return false;
   }
-  for (const auto& w : weight_map) {
-    auto it = ck.tensors.find(w.first);
-    if (it == ck.tensors.end() || ck.files[it->second.first].file != w.second)
-      return *error = std::string(kIndex) + " says tensor '" + w.first + "' is in " + w.second + ", but that shard does not hold it",
-             false;
-  }
-
-  for (const char* p : kPrefixes) {
-    if (ck.tensors.count(std::string(p) + "embed_tokens.weight")) {
-      ck.prefix = p;
-      *out = std::move(ck);
-      return true;
-    }
-  }
-  return *error = "no embed_tokens.weight under any known naming (model.language_model., model., ...): not a language model checkpoint?",
-         false;
+  if (!ckpt_finish(&ck, weight_map, error)) return false;
+  *out = std::move(ck);
+  return true;
 }
 
 static std::string shape_text(const std::vector<int64_t>& s) {
@@ -118,7 +132,12 @@ static std::string shape_text(const std::vector<int64_t>& s) {
   return t + "]";
 }
 
-static bool ckpt_check(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
+std::string ckpt_file_of(const checkpoint& ck, const std::string& name) {
+  auto it = ck.tensors.find(name);
+  return it == ck.tensors.end() ? std::string() : ck.files[it->second.first].file;
+}
+
+bool ckpt_check_tensor(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
                        const st_tensor** out, std::string* error) {
   const st_tensor* t = ck.find(name);
   if (!t) return *error = "missing tensor '" + name + "'", false;
@@ -136,7 +155,7 @@ static bool ckpt_check(const checkpoint& ck, const std::string& name, const std:
 bool ckpt_read_f32(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
                    std::vector<float>* out, std::string* error) {
   const st_tensor* t;
-  if (!ckpt_check(ck, name, shape, &t, error)) return false;
+  if (!ckpt_check_tensor(ck, name, shape, &t, error)) return false;
   const std::string& file = ck.files[ck.tensors.at(name).first].file;
   const size_t n = (size_t)((t->end - t->begin) / st_dtype_bytes(t->dtype));
   std::vector<unsigned char> raw((size_t)(t->end - t->begin));
@@ -149,7 +168,7 @@ bool ckpt_read_f32(const checkpoint& ck, const std::string& name, const std::vec
 bool ckpt_read_rows_f32(const checkpoint& ck, const std::string& name, int64_t rows, int64_t cols,
                         const std::vector<int64_t>& ids, std::vector<float>* out, std::string* error) {
   const st_tensor* t;
-  if (!ckpt_check(ck, name, {rows, cols}, &t, error)) return false;
+  if (!ckpt_check_tensor(ck, name, {rows, cols}, &t, error)) return false;
   const std::string& file = ck.files[ck.tensors.at(name).first].file;
   const size_t eb = st_dtype_bytes(t->dtype), row_bytes = (size_t)cols * eb;
   std::vector<unsigned char> raw(row_bytes);

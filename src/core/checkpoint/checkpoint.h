@@ -33,6 +33,25 @@ struct checkpoint {
 // index and the shards agree, that no tensor is in two shards, and finds the naming.
 bool ckpt_open(byte_source* src, checkpoint* out, std::string* error);
 
+// [SECTION] the pure steps ckpt_open is made of, shared with the checkpoint read by byte ranges
+// (core/checkpoint_remote/checkpoint_source.h), which fetches the same files a piece at a time.
+extern const char* const CKPT_INDEX_FILE;  // "model.safetensors.index.json"
+// model.safetensors.index.json's text -> tensor name -> shard file (plain names, no paths).
+bool ckpt_parse_index(const std::string& text, const std::string& file, std::map<std::string, std::string>* weight_map,
+                      std::string* error);
+// The shard files an index names, each once, sorted.
+std::vector<std::string> ckpt_index_shards(const std::map<std::string, std::string>& weight_map);
+// Adds a parsed shard header to ck (a tensor in two shards is an error).
+bool ckpt_add_file(checkpoint* ck, st_file f, std::string* error);
+// Checks the index against the shards it names (every entry held by its shard) and finds the
+// naming; ck.config and ck.files must be filled. weight_map may be empty (no index).
+bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error);
+// The tensor, after checking it is readable (BF16, F16, F32) and has exactly `shape`.
+bool ckpt_check_tensor(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
+                       const st_tensor** out, std::string* error);
+// The shard file that holds a tensor ("" when none does).
+std::string ckpt_file_of(const checkpoint& ck, const std::string& name);
+
 // Full tensor names of layer L's MLP and its post-attention norm, and of the embedding table.
 enum ckpt_mlp_part { CKPT_GATE = 0, CKPT_UP = 1, CKPT_DOWN = 2 };
 std::string ckpt_mlp_name(const checkpoint& ck, int layer, ckpt_mlp_part part);

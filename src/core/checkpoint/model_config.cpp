@@ -1,6 +1,7 @@
 // config.json reader (see model_config.h).
 #include "core/checkpoint/model_config.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 using json = nlohmann::json;
@@ -35,7 +36,27 @@ static std::string config_string(const json& obj, const char* key) {
   return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error) {
+// The quantization a config declares ("fp8", "gptq", "awq", "bitsandbytes", ...), or "".
+static std::string config_quant_method(const json& j) {
+  auto q = j.find("quantization_config");
+  if (q == j.end() || !q->is_object()) return std::string();
+  std::string m = config_string(*q, "quant_method");
+  if (m.empty() && (q->contains("load_in_4bit") || q->contains("load_in_8bit"))) m = "bitsandbytes";
+  return m.empty() ? std::string("unknown") : m;
+}
+
+// A mixture of experts names its expert count under one of these (Qwen-MoE, Mixtral, DeepSeek).
+static int64_t config_experts(const json& obj) {
+  for (const char* k : {"num_experts", "num_local_experts", "n_routed_experts"}) {
+    auto it = obj.find(k);
+    if (it != obj.end() && it->is_number_integer() && it->get<int64_t>() > 1) return it->get<int64_t>();
+  }
+  return 0;
+}
+
+static bool model_config_parse_inner(const std::string& text, const std::string& file, model_config* out,
+                                     std::string* error, model_config_problem* problem) {
+  *problem = MODEL_CONFIG_UNREADABLE;
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return *error = file + ": not valid JSON", false;
   if (!j.is_object()) return *error = file + ": not a JSON object", false;
@@ -68,9 +89,32 @@ bool model_config_parse(const std::string& text, const std::string& file, model_
   c.hidden_act = config_string(*lm, "hidden_act");
   if (c.hidden_act.empty()) c.hidden_act = config_string(*lm, "hidden_activation");
   if (c.hidden_act.empty()) c.hidden_act = "silu";  // transformers' default for these families
-  if (c.hidden_act != "silu" && c.hidden_act != "swish")
+  if (c.hidden_act != "silu" && c.hidden_act != "swish") {
+    *problem = MODEL_CONFIG_NOT_SWIGLU;
     return *error = where + ": hidden_act '" + c.hidden_act + "' is not SiLU: this is not a SwiGLU MLP", false;
+  }
+  const int64_t experts = std::max(config_experts(*lm), config_experts(j));
+  if (experts) {
+    *problem = MODEL_CONFIG_EXPERTS;
+    return *error = where + ": a mixture of " + std::to_string(experts) + " experts, not one SwiGLU MLP per layer", false;
+  }
+  std::string quant = config_quant_method(*lm);
+  if (quant.empty()) quant = config_quant_method(j);
+  if (!quant.empty()) {
+    *problem = MODEL_CONFIG_QUANTIZED;
+    return *error = file + ": weights quantized with '" + quant + "' (quantization_config); only BF16, F16 and F32 are read",
+           false;
+  }
   c.norm = model_norm_for_type(c.model_type);
   *out = c;
+  *problem = MODEL_CONFIG_OK;
   return true;
+}
+
+bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error,
+                        model_config_problem* problem) {
+  model_config_problem p;
+  const bool ok = model_config_parse_inner(text, file, out, error, &p);
+  if (problem) *problem = p;
+  return ok;
 }

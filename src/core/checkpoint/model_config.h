@@ -24,8 +24,19 @@ struct model_config {
 
 enum { MODEL_CONFIG_MAX_BYTES = 4 << 20, MODEL_MAX_DIM = 1 << 20, MODEL_MAX_LAYERS = 1024 };
 
-// Pure function over config.json's text. `file` names it in errors.
-bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error);
+// Why a config.json was refused, for callers that word it themselves (the page, in two languages).
+enum model_config_problem {
+  MODEL_CONFIG_OK = 0,
+  MODEL_CONFIG_UNREADABLE,  // not JSON, a missing or out-of-range dimension
+  MODEL_CONFIG_NOT_SWIGLU,  // hidden_act is not silu: not a SwiGLU MLP
+  MODEL_CONFIG_EXPERTS,     // a mixture of experts (num_experts, num_local_experts, n_routed_experts)
+  MODEL_CONFIG_QUANTIZED,   // quantization_config (FP8, GPTQ, AWQ, bitsandbytes, ...): not BF16/F16/F32 weights
+};
+
+// Pure function over config.json's text. `file` names it in errors; *problem (when given) says
+// which kind of refusal it was.
+bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error,
+                        model_config_problem* problem = nullptr);
 const char* model_norm_name(model_norm_kind k);  // "w" or "1+w"
 // The norm rule for a model_type (the table lives in model_config.cpp).
 model_norm_kind model_norm_for_type(const std::string& model_type);

@@ -4,9 +4,10 @@
 #include <algorithm>
 
 #include "core/number_format.h"
-#include "core/source/pack_source.h"
+#include "core/checkpoint_remote/source_choice.h"
 
-std::string live_location(const lab_state& s) { return s.pack.empty() ? LIVE_DEFAULT_PACK : s.pack; }
+// model= (a checkpoint read by byte ranges) wins over pack=; the key also changes with ids=.
+std::string live_location(const lab_state& s) { return source_choice_for(s, LIVE_DEFAULT_PACK).key; }
 
 static std::string list_text(const std::vector<int64_t>& v) {
   std::string out;
@@ -82,9 +83,7 @@ live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, 
   if (!ls->source || ls->location != location) {
     live_session_close(ls);
     ls->location = location;
-    pack_source_options o;
-    o.stall_seconds = stall_seconds;
-    ls->source.reset(new pack_source(client, location, now, o));
+    ls->source.reset(source_choice_open(source_choice_for(s, LIVE_DEFAULT_PACK), client, now, stall_seconds));
   }
   layer_source* src = ls->source.get();
   live_choice c = live_resolve(s, src);

@@ -54,7 +54,8 @@ struct live_session {
   bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
 };
 
-// The URL a state's source opens ("packs/default/" when the link names none).
+// Which source a state names, as a key that changes exactly when another must open
+// (source_choice_for: model= over pack=, "packs/default/" when the link names neither).
 std::string live_location(const lab_state& s);
 live_choice live_resolve(const lab_state& s, const layer_source* src);
 // Opens the source the state names (again when the link names another), resolves the choice,

@@ -80,7 +80,7 @@ q8_status q8_matrix_parse(const void* bytes, size_t n_bytes, q8_matrix_view* out
   return Q8_OK;
 }
 
-q8_status q8_matrix_quantize_ref(const float* w, int rows, int cols, void* blob) {
+q8_status q8_matrix_begin(int rows, int cols, void* blob) {
   if (rows <= 0 || cols <= 0 || rows > Q8_MAX_DIM || cols > Q8_MAX_DIM) return Q8_ERR_LAYOUT;
   if (((uintptr_t)blob & 3u) != 0) return Q8_ERR_ALIGN;
   const q8_sections s = q8_sections_for((uint64_t)rows, (uint64_t)cols);
@@ -102,12 +102,20 @@ q8_status q8_matrix_quantize_ref(const float* w, int rows, int cols, void* blob)
   h.weights_offset = s.weights_offset;
   h.total_bytes = s.total_bytes;
   std::memcpy(base, &h, sizeof h);
+  return Q8_OK;
+}
 
+q8_status q8_matrix_quantize_rows(const float* w, int row0, int n_rows, int rows, int cols, void* blob) {
+  if (rows <= 0 || cols <= 0 || rows > Q8_MAX_DIM || cols > Q8_MAX_DIM) return Q8_ERR_LAYOUT;
+  if (row0 < 0 || n_rows < 0 || row0 > rows - n_rows) return Q8_ERR_LAYOUT;
+  if (((uintptr_t)blob & 3u) != 0) return Q8_ERR_ALIGN;
+  const q8_sections s = q8_sections_for((uint64_t)rows, (uint64_t)cols);
+  uint8_t* base = (uint8_t*)blob;
   float* scales = (float*)(base + s.scales_offset);
   int8_t* q = (int8_t*)(base + s.weights_offset);
   const size_t Kp = (size_t)s.cols_padded;
-  for (int n = 0; n < rows; n++) {
-    const float* wr = w + (size_t)n * cols;
+  for (int n = row0; n < row0 + n_rows; n++) {
+    const float* wr = w + (size_t)(n - row0) * cols;
     double amax = 0.0;
     for (int k = 0; k < cols; k++) amax = std::fmax(amax, std::fabs((double)wr[k]));
     const double scale = amax / 127.0;
@@ -123,6 +131,11 @@ q8_status q8_matrix_quantize_ref(const float* w, int rows, int cols, void* blob)
     }
   }
   return Q8_OK;
+}
+
+q8_status q8_matrix_quantize_ref(const float* w, int rows, int cols, void* blob) {
+  q8_status st = q8_matrix_begin(rows, cols, blob);
+  return st == Q8_OK ? q8_matrix_quantize_rows(w, 0, rows, rows, cols, blob) : st;
 }
 
 int q8_matrix_at(const q8_matrix_view* m, int n, int k) {

@@ -84,6 +84,12 @@ q8_status q8_matrix_parse(const void* bytes, size_t n_bytes, q8_matrix_view* out
 // bytes at `blob` (4-byte aligned or better). scale[n] = max|w[n][:]| / 127,
 // q = round-half-even(w / scale) clamped to [-127, 127]. Returns Q8_OK or Q8_ERR_LAYOUT.
 q8_status q8_matrix_quantize_ref(const float* w, int rows, int cols, void* blob);
+// The same in pieces, for weights that arrive a chunk of rows at a time (a checkpoint read by
+// byte ranges): q8_matrix_begin zeroes the blob and writes its header; q8_matrix_quantize_rows
+// fills rows [row0, row0 + n) from w (n, cols). Scales are per row, so the pieces give exactly
+// the bytes q8_matrix_quantize_ref gives for the whole matrix.
+q8_status q8_matrix_begin(int rows, int cols, void* blob);
+q8_status q8_matrix_quantize_rows(const float* w, int row0, int n, int rows, int cols, void* blob);
 // Reference dequantizer: view -> w (rows, cols) row-major f32, w = q * scale.
 void q8_matrix_dequantize_ref(const q8_matrix_view* m, float* w);
 // One weight q[n][k] of a packed view (for tests and references; slow).

@@ -21,6 +21,12 @@ enum stream_fault {
   STREAM_STALLED,        // no byte for the stall limit
   STREAM_CANCELLED,      // the user pressed Cancel
   STREAM_OFFLINE_UNCACHED,  // offline, and never fetched here before
+  // A checkpoint read by byte ranges (checkpoint_source) that is there but not for this page:
+  STREAM_NO_SAFETENSORS,     // only pytorch_model.bin (pickle): no safetensors to read by ranges
+  STREAM_UNREADABLE_DTYPE,   // FP8, GPTQ/AWQ int4, bitsandbytes, ...: detail names it
+  STREAM_NOT_SWIGLU,         // no gate_proj, or hidden_act is not silu
+  STREAM_MIXTURE_OF_EXPERTS, // many MLPs per layer, not the lesson's one
+  STREAM_NEEDS_IDS,          // no tokenizer we know for this model: the link must carry ids=
   STREAM_FAULT_COUNT
 };
 

@@ -136,6 +136,36 @@ uint64_t content_range_start(emscripten_fetch_t* f, uint64_t asked) {
   return std::strtoull(h.c_str() + at + 5, nullptr, 10);
 }
 
+// One response header's value, "" when absent (or not exposed to this page by CORS).
+std::string response_header(emscripten_fetch_t* f, const char* name) {
+  size_t n = emscripten_fetch_get_response_headers_length(f);
+  std::string h(n + 1, '\0');
+  emscripten_fetch_get_response_headers(f, &h[0], n + 1);
+  h = "\n" + std::string(h.c_str());
+  std::string lower = h;
+  for (char& c : lower) c = (char)std::tolower((unsigned char)c);
+  size_t at = lower.find("\n" + std::string(name) + ":");
+  if (at == std::string::npos) return "";
+  at += std::strlen(name) + 2;
+  size_t end = h.find_first_of("\r\n", at);
+  std::string v = h.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  const size_t b = v.find_first_not_of(' '), e = v.find_last_not_of(' ');
+  return b == std::string::npos ? "" : v.substr(b, e - b + 1);
+}
+
+// The file's size and version, which a checkpoint read by ranges checks every answer against:
+// Content-Range's "/SIZE" on a 206 (the whole body's length on a 200), and the ETag.
+void response_file_identity(emscripten_fetch_t* f, fetch_response* r) {
+  r->etag = response_header(f, "etag");
+  if (f->status == 200) r->total_size = (uint64_t)f->numBytes;
+  if (f->status == 206) {
+    const std::string cr = response_header(f, "content-range");
+    const size_t slash = cr.find('/');
+    if (slash != std::string::npos && slash + 1 < cr.size() && cr[slash + 1] != '*')
+      r->total_size = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
+  }
+}
+
 void on_fetch_done(emscripten_fetch_t* f) {
   const uint32_t id = fetch_id(f);
   auto it = g_fetch.live.find(id);
@@ -153,6 +183,7 @@ void on_fetch_done(emscripten_fetch_t* f) {
   r.body = f->data;
   r.n = (size_t)f->numBytes;
   if (f->status == 206) r.content_range_start = content_range_start(f, q.begin);
+  response_file_identity(f, &r);
   if (f->status == 0) r.error = "no answer";
   g_fetch.answer(id, r);
   emscripten_fetch_close(f);

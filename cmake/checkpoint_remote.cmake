@@ -1,0 +1,26 @@
+# Checkpoints read by byte ranges (issue 13): the model= location, chunked conversion to q8 and
+# the checkpoint_source (a layer_source beside pack_source), with their tests.
+# Included after packs.cmake (nlohmann-json, xxHash, the checkpoint reader).
+target_sources(swiglu_core PRIVATE
+  src/core/checkpoint_remote/model_location.cpp
+  src/core/checkpoint_remote/tensor_chunks.cpp
+  src/core/checkpoint_remote/checkpoint_source.cpp
+  src/core/checkpoint_remote/source_choice.cpp
+)
+
+target_sources(core_tests PRIVATE
+  tests/checkpoint_remote/model_location_test.cpp
+  tests/checkpoint_remote/tensor_chunks_test.cpp
+  tests/checkpoint_remote/url_model_test.cpp
+  tests/checkpoint_remote/checkpoint_source_test.cpp
+)
+
+if(NOT EMSCRIPTEN)
+  # What the page's own work costs per answer, and the bytes it fetches (docs/checkpoint.md).
+  add_executable(checkpoint_bench tools/checkpoint_bench.cpp src/platform/native/fetch_native.cpp)
+  target_link_libraries(checkpoint_bench PRIVATE swiglu_core)
+
+  # The Hub-like test host (tools/hub_server.mjs): 302 to a second origin, Range, ETag, CORS, faults.
+  add_test(NAME hub_server COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/checkpoint_remote/hub_server_test.mjs
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endif()

@@ -1,0 +1,38 @@
+// Choosing and opening the live views' source (see source_choice.h).
+#include "core/checkpoint_remote/source_choice.h"
+
+#include "core/checkpoint_remote/checkpoint_source.h"
+#include "core/source/pack_source.h"
+#include "core/url_state.h"
+
+source_choice source_choice_for(const lab_state& s, const std::string& default_pack) {
+  source_choice c;
+  c.checkpoint = !s.model.empty() && url_model_location_ok(s.model);  // (the link's decoder refused bad ones)
+  c.model_over_pack = c.checkpoint && !s.pack.empty();
+  c.location = c.checkpoint ? s.model : s.pack.empty() ? default_pack : s.pack;
+  c.key = (c.checkpoint ? "model " : "pack ") + c.location;
+  if (c.checkpoint && !s.ids.empty()) {
+    source_probe p;
+    p.tokens = s.ids;
+    p.label = s.text;
+    c.probes.push_back(p);
+    for (int64_t id : s.ids) c.key += " " + std::to_string(id);
+  }
+  return c;
+}
+
+layer_source* source_choice_open(const source_choice& c, fetch_client* client, double now, double stall_seconds) {
+  if (c.checkpoint) {
+    model_location loc;
+    std::string why;
+    if (model_location_parse(c.location, &loc, &why)) {
+      checkpoint_source_options o;
+      o.stall_seconds = stall_seconds;
+      o.probes = c.probes;
+      return new checkpoint_source(client, loc, now, o);
+    }
+  }
+  pack_source_options o;
+  o.stall_seconds = stall_seconds;
+  return new pack_source(client, c.location, now, o);
+}

@@ -1,0 +1,43 @@
+// A checkpoint tensor read a chunk of rows at a time and converted in place to the kernels' q8
+// layout (core/quant/q8_format.h). Rows go in multiples of the q8 panel height, so each chunk
+// fills whole panels; scales are per row, so chunks convert independently and the finished blob
+// is byte for byte what the converter (`swiglu convert`) writes for the whole tensor.
+//
+// A converted chunk is also what the verified cache keeps (a record: its scales, its panels and
+// an XXH3-64 of both), so a reload converts nothing and fetches no weight byte.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/checkpoint/dtype.h"
+
+#define CKPT_CHUNK_BYTES (2ull << 20)  // of the file per request: a few round trips per matrix, bounded memory
+
+struct tensor_chunk {
+  int row0 = 0, rows = 0;            // rows [row0, row0 + rows) of the tensor
+  uint64_t begin = 0, bytes = 0;     // their bytes in the file: [begin, begin + bytes)
+};
+
+// Chunks of a (rows, cols) tensor of element size elem_bytes starting at file offset `begin`:
+// each at most chunk_bytes (but never fewer than one panel of rows), rows in multiples of
+// Q8_PANEL_ROWS except the last.
+std::vector<tensor_chunk> tensor_chunk_plan(uint64_t begin, int rows, int cols, size_t elem_bytes, uint64_t chunk_bytes);
+
+// Converts one chunk's raw bytes (dtype t, little-endian) into the q8 blob of the whole
+// (rows, cols) matrix (after q8_matrix_begin). False, with a reason, when a value is NaN or
+// infinite (the converter refuses those too).
+bool tensor_chunk_convert(st_dtype t, const void* raw, const tensor_chunk& c, int rows, int cols, void* blob,
+                          std::vector<float>* scratch, std::string* error);
+
+// The converted chunk as a cache record, and back into a blob (false when the record is not one
+// of this chunk: wrong size or checksum).
+std::string tensor_chunk_record(const void* blob, const tensor_chunk& c, int rows, int cols);
+bool tensor_chunk_from_record(const void* record, size_t n, const tensor_chunk& c, int rows, int cols, void* blob);
+
+// Raw bytes with an XXH3-64 after them (embedding rows, norm weights), and back. `bind` mixes
+// what the bytes are (a chunk's rows and shape) into the checksum, so a record of the same size
+// stored for something else is refused too.
+std::string checked_record(const void* data, size_t n, uint64_t bind = 0);
+bool checked_record_open(const void* record, size_t n, size_t payload, const unsigned char** data, uint64_t bind = 0);
