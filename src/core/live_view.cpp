@@ -17,10 +17,12 @@ std::string live_source_info(const layer_source* src) {
   const source_model& m = src->model();
   std::string layers;
   for (int l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l);
-  return strf(tr(STR_LIVE_PACK), m.model_id.c_str()) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" +
+  const std::string id = m.revision.empty() ? m.model_id : m.model_id + "@" + m.revision;
+  return strf(tr(STR_LIVE_PACK), id.c_str()) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" +
          tr(STR_MIRROR_SEP) +
          strf(tr(STR_LIVE_DIMS), std::to_string(m.hidden).c_str(), std::to_string(m.intermediate).c_str(), layers.c_str(),
-              std::to_string(m.num_layers).c_str());
+              std::to_string(m.num_layers).c_str()) +
+         tr(STR_MIRROR_SEP) + strf(tr(STR_LIVE_FETCHED), fmt_mib(src->bytes_from_network()).c_str());
 }
 
 static std::string fault_text(const stream_error& e) {

@@ -1,6 +1,7 @@
 // The page (see app.h).
 #include "ui/app.h"
 
+#include "core/checkpoint_remote/source_choice.h"
 #include "core/lab_text.h"
 #include "core/live_view.h"
 #include "core/strings.h"
@@ -216,7 +217,10 @@ static void sync_outputs(lab_app* app) {
 // and the link is rewritten to what is shown.
 static live_choice live_prepare(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
+  const std::string before = app->live.location;
   live_choice c = live_session_frame(&app->live, app->state, v.needs, platform_fetch_client(), now, app->stall_seconds);
+  if (app->live.location != before && source_choice_for(app->state, LIVE_DEFAULT_PACK).model_over_pack)
+    app->notices.push_back(tr(STR_NOTICE_MODEL_OVER_PACK));
   if (!c.fallbacks.empty()) {
     for (const live_fallback& f : c.fallbacks) app->notices.push_back(live_fallback_text(f));
     live_apply_fallbacks(&app->state, c);

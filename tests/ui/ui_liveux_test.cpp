@@ -205,7 +205,7 @@ TEST_CASE("liveux: a double click types into the threshold, token k and delta; a
     for (float width : {1280.f, 390.f}) {
       INFO(lang << " at " << width);
       twin_pack tp;
-      page p(std::string("#v=1&view=gates&lang=") + lang, width, 800);
+      page p(std::string("#v=1&view=gates&lang=") + lang, width, 844);  // a phone's 390 x 844: delta is on screen
       p.settle();
       p.double_click("gates-threshold");
       p.type("0.125");

@@ -152,11 +152,17 @@ void pack_source::pump(double now) {
   if (phase_ != SOURCE_READY) return;
   mark_needs();
   int loading = fetch_queue_expire(&queue_, now);
+  // One weight matrix at a time: on a slow link the first layer shown arrives at full bandwidth
+  // (and goes live) before the next starts, instead of all arriving together at the end.
+  int weights_loading = 0;
+  for (size_t i = 0; i < queue_.items.size(); i++)
+    weights_loading += info_[i].kind == ITEM_WEIGHT && queue_.items[i].state == FETCH_ITEM_LOADING;
   while (loading < queue_.max_in_flight) {
     fetch_item* it = fetch_queue_next(&queue_);
     if (!it) break;
     const item_info& in = info_[it->owner_tag];
-    if (in.kind == ITEM_WEIGHT && !make_room(in.layer_index)) break;
+    if (in.kind == ITEM_WEIGHT && (weights_loading > 0 || !make_room(in.layer_index))) break;
+    weights_loading += in.kind == ITEM_WEIGHT;
     fetch_queue_start(&queue_, it, now);
     loading++;
   }

@@ -26,6 +26,13 @@ void native_fetch::forget_sink(fetch_sink* sink) {
     it = it->first == sink ? store_failures.erase(it) : std::next(it);
 }
 
+std::vector<std::string> native_fetch::pending_urls() const {
+  std::vector<std::string> urls;
+  for (const request& r : queue)
+    if (!r.cancelled) urls.push_back(r.q.url);
+  return urls;
+}
+
 size_t native_fetch::pending() const {
   size_t n = 0;
   for (const request& r : queue) n += !r.cancelled;

@@ -47,6 +47,7 @@ struct native_fetch : fetch_client {
   // frames; stalled ones stay pending. Returns how many were answered.
   int deliver(double now);
   size_t pending() const;
+  std::vector<std::string> pending_urls() const;  // what is in flight now
 
  private:
   struct request { uint32_t id; fetch_sink* sink; fetch_request q; bool cancelled; };
