@@ -107,21 +107,30 @@ std::string lab_budget_all_layers_text(int64_t layers) {
   return strf(tr(STR_BUDGET_ALL_LAYERS), int(layers));
 }
 
+std::vector<lab_budget_row> lab_budget_rows(const lab_state& s) {
+  const budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
+  struct row { str_id name; int64_t f, per_layer; const char* note; };
+  const row rows[] = {{STR_BUDGET_CLASSIC, 4 * s.hidden, c.classic_per_layer, " (8 h²)"},
+                      {STR_BUDGET_BALANCED, c.balanced_f, c.balanced_per_layer, ""},
+                      {STR_BUDGET_ACTUAL, s.intermediate, c.swiglu_per_layer, ""}};
+  std::vector<lab_budget_row> out;
+  for (const row& r : rows)
+    out.push_back({tr(r.name), std::to_string(r.f), r.note, fmt_count(r.per_layer), fmt_count_short(r.per_layer),
+                   fmt_count(r.per_layer * s.layers)});
+  return out;
+}
+
 std::string budget_view_text(const lab_state& s, live_session*, const live_choice&) {
   budget_counts c = budget_count(s.hidden, s.intermediate, s.layers);
   std::string out = view_head(STR_VIEW_BUDGET);
   const std::string sep = tr(STR_MIRROR_SEP);
   out += "h = " + std::to_string(s.hidden) + sep + "f = " + std::to_string(s.intermediate) + sep +
          tr(STR_BUDGET_LAYERS) + " = " + std::to_string(s.layers) + "\n";
-  // Each row of the page's table: per layer (with its short form) and for all layers.
-  struct row { str_id name; int64_t f, per_layer; const char* note; };
-  const row rows[] = {{STR_BUDGET_CLASSIC, 4 * s.hidden, c.classic_per_layer, " (8 h²)"},
-                      {STR_BUDGET_BALANCED, c.balanced_f, c.balanced_per_layer, ""},
-                      {STR_BUDGET_ACTUAL, s.intermediate, c.swiglu_per_layer, ""}};
+  // Each row of the page's table (lab_budget_rows): per layer with its short form, for all layers.
   const std::string all = lab_budget_all_layers_text(s.layers);
-  for (const row& r : rows)
-    out += strf(tr(STR_MIRROR_BUDGET_ROW), tr(r.name), std::to_string(r.f).c_str(), fmt_count(r.per_layer).c_str(),
-                fmt_count_short(r.per_layer).c_str(), r.note, all.c_str(), fmt_count(r.per_layer * s.layers).c_str()) + "\n";
+  for (const lab_budget_row& r : lab_budget_rows(s))
+    out += strf(tr(STR_MIRROR_BUDGET_ROW), r.name.c_str(), r.f.c_str(), r.per_layer.c_str(), r.per_layer_short.c_str(),
+                r.note.c_str(), all.c_str(), r.all_layers.c_str()) + "\n";
   out += lab_budget_ratio_text(c) + "\n";
   out += lab_model_text(s);
   return out;

@@ -26,6 +26,14 @@ std::string lab_step_of_text(int step);
 // "SiLU's minimum: SiLU(-1.278465) = -0.278465" (in the current language), panel and mirror alike.
 std::string lab_silu_minimum_text();
 
+// The budget table's rows, as the panel and the mirror both print them.
+struct lab_budget_row {
+  std::string name, f, note;  // "Classic FFN (4h)", "4096", " (8 h²)"
+  std::string per_layer, per_layer_short;  // "8,388,608", "8.39M"
+  std::string all_layers;     // "201,326,592"
+};
+std::vector<lab_budget_row> lab_budget_rows(const lab_state& s);
+
 struct budget_counts;
 // "10.50 h², 131.2% of the classic budget" (in the current language): the budget's bottom line.
 std::string lab_budget_ratio_text(const budget_counts& counts);

@@ -136,17 +136,11 @@ static void budget_draw(lab_state* s) {
   ImGui::Spacing();
 
   const std::vector<std::string> headers = {"", tr(STR_BUDGET_PER_LAYER), lab_budget_all_layers_text(s->layers)};
-  struct row { std::string name; int64_t per_layer; };
-  const row rows[] = {
-      {std::string(tr(STR_BUDGET_CLASSIC)) + " (f = " + std::to_string(4 * s->hidden) + ")", c.classic_per_layer},
-      {std::string(tr(STR_BUDGET_BALANCED)) + " (f = " + std::to_string(c.balanced_f) + ")", c.balanced_per_layer},
-      {std::string(tr(STR_BUDGET_ACTUAL)) + " (f = " + std::to_string(s->intermediate) + ")", c.swiglu_per_layer},
-  };
   std::vector<widget_cell> cells;
-  for (const row& r : rows) {
-    cells.push_back({r.name, 0});
-    cells.push_back({fmt_count(r.per_layer) + " (" + fmt_count_short(r.per_layer) + ")", 0});
-    cells.push_back({fmt_count(r.per_layer * s->layers), 0});
+  for (const lab_budget_row& r : lab_budget_rows(*s)) {  // the mirror prints the same rows
+    cells.push_back({r.name + " (f = " + r.f + ")", 0});
+    cells.push_back({r.per_layer + " (" + r.per_layer_short + ")", 0});
+    cells.push_back({r.all_layers, 0});
   }
   widget_text_table("counts", headers, cells);
   widget_text_wrapped(lab_budget_ratio_text(c));
