@@ -49,17 +49,36 @@ static std::string g_text_after_cjk;  // pack text to look at again once the Chi
 static bool g_fonts_dirty = false;
 void platform_fonts_need(const std::string& text);
 
-static void on_cjk_font(emscripten_fetch_t* f) {
-  if (f->status == 200 && f->numBytes > 0) g_cjk_font.assign(f->data, (size_t)f->numBytes);
+static void on_cjk_font(const fetch_response& r) {
+  if (r.status == 200 && r.n > 0) g_cjk_font.assign((const char*)r.body, r.n);
   g_cjk_state = g_cjk_font.empty() ? CJK_FAILED : CJK_HERE;
-  emscripten_fetch_close(f);
   g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
+}
+static void on_pack_font(int i, const fetch_response& r);
+
+// The fonts come through the same fetch client as the weights (core/stream/fetch_seam.h), to this sink.
+struct font_sink final : fetch_sink {
+  uint32_t cjk = 0, pack[2] = {0, 0};
+  void on_fetch_progress(uint32_t, uint64_t, double) override {}
+  void on_fetch_response(uint32_t id, const fetch_response& r, double) override {
+    if (id == cjk) return on_cjk_font(r);
+    for (int i = 0; i < 2; i++)
+      if (id == pack[i]) return on_pack_font(i, r);
+  }
+  void on_store_failed(const std::string&) override {}  // fonts are not kept in the verified cache
+};
+static font_sink g_font_sink;
+
+static uint32_t font_fetch(const char* file) {
+  fetch_request q;
+  q.url = file;
+  return platform_fetch_client()->fetch_start(&g_font_sink, q);
 }
 
 static void cjk_font_need() {
   if (g_cjk_state != CJK_NOT_ASKED) return;
   g_cjk_state = CJK_FETCHING;
-  fetch_web_get("fonts/ui-cjk.ttf", nullptr, nullptr, on_cjk_font, nullptr);
+  g_font_sink.cjk = font_fetch("fonts/ui-cjk.ttf");
 }
 
 // [SECTION] fonts for a pack's own text. The embedded fonts hold only what the string table
@@ -85,10 +104,8 @@ static void add_pack_fonts(float ratio) {
   }
 }
 
-static void on_pack_font(emscripten_fetch_t* f) {
-  const int i = (int)(uintptr_t)f->userData;
-  if (f->status == 200) g_pack_fonts[i].assign(f->data, (size_t)f->numBytes);
-  emscripten_fetch_close(f);
+static void on_pack_font(int i, const fetch_response& r) {
+  if (r.status == 200) g_pack_fonts[i].assign((const char*)r.body, r.n);
   if (--g_pack_fonts_pending == 0) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
 }
 
@@ -117,7 +134,7 @@ void platform_fonts_need(const std::string& text) {
     return;
   }
   g_pack_fonts_pending = 2;
-  for (int i = 0; i < 2; i++) fetch_web_get(PACK_FONT_FILES[i], nullptr, (void*)(uintptr_t)i, on_pack_font, nullptr);
+  for (int i = 0; i < 2; i++) g_font_sink.pack[i] = font_fetch(PACK_FONT_FILES[i]);
 }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
