@@ -82,3 +82,57 @@ TEST_CASE("live views: every number and control reachable on a phone and a lapto
         check_mirror_has_every_number(page.mirror(), what, std::string(view) == "perm" ? 1 : 6);
       }
 }
+
+// Issue 15, items 6, 7 and 9: nothing waits silently, a failing pack names its URL and offers the
+// built-in one, and a link value that does not fit says so and is rewritten to what is shown.
+TEST_CASE("live views: Cancel, then a view that needs more, says what is missing and loads it on request") {
+  live_page lp;
+  headless_page page("#v=1&view=gates&lang=en");
+  page.frame();  // the manifest is asked for
+  platform_native_fetch()->deliver(page.now);
+  page.frame();  // inputs and precomputed results start
+  page.click("stream-cancel");
+  page.click("view-perm");
+  lp.settle(page);
+  INFO(page.mirror());
+  CHECK(contains(page.mirror(), "Loading was cancelled: this view still needs"));
+  CHECK_FALSE(contains(page.mirror(), "exactly 0"));
+  page.click("stream-retry");  // "Load it"
+  lp.settle(page);
+  CHECK_FALSE(contains(page.mirror(), "cancelled"));
+  CHECK(contains(page.mirror(), "= exactly 0"));
+}
+
+TEST_CASE("live views: a pack that cannot be opened names its URL and offers the built-in pack") {
+  for (const char* lang : {"en", "zh"}) {
+    INFO(lang);
+    live_page lp;
+    headless_page page(std::string("#v=1&view=gates&pack=missing/folder/&lang=") + lang);
+    lp.settle(page);
+    INFO(page.mirror());
+    CHECK(contains(page.mirror(), "missing/folder/"));
+    CHECK(contains(page.mirror(), std::string(lang) == "en" ? "HTTP 404: not on the server" : "HTTP 404：服务器上没有这个文件"));
+    page.click("stream-use-default");
+    lp.settle(page);
+    CHECK(page.url().state.pack.empty());
+    CHECK(contains(page.mirror(), std::string(lang) == "en" ? "Layer 4: (live)" : "第 4 层：(实时)"));
+  }
+}
+
+TEST_CASE("live views: link values that do not fit the pack become notices, and the link says what is shown") {
+  live_page lp;
+  headless_page page("#v=1&view=perm&layer=5&tok=99&htok=99&probe=5&perm=1,0&unit=999999&pl=999,0");
+  lp.settle(page);
+  const std::string notice = platform_native_notice();
+  INFO(notice);
+  for (const char* key : {"'layer'", "'tok'", "'htok'", "'probe'", "'perm'", "'unit'", "'pl'"}) CHECK(contains(notice, key));
+  const lab_state s = page.url().state;
+  CHECK(s.layer == 0);      // the pack's first layer
+  CHECK(s.token == 5);      // the probe's last token
+  CHECK(s.hist_token == -1);
+  CHECK(s.probe == 0);
+  CHECK(s.perm.empty());    // the lesson's order, as shown
+  CHECK(s.unit == 169);     // the last unit of this pack's 170
+  CHECK(s.pack_layers == std::vector<int64_t>{0});
+  CHECK(contains(page.mirror(), "perm = [5, 3, 1, 0, 2, 4]"));
+}
