@@ -58,7 +58,9 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
 });
 
 // [SECTION] requests
-emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
+// One GET into memory; `done` gets success and failure alike (read f->status, then close it).
+// `range` ("bytes=0-99") and `progress` may be null.
+static emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
                                   void (*progress)(emscripten_fetch_t*)) {
   emscripten_fetch_attr_t attr;
   emscripten_fetch_attr_init(&attr);

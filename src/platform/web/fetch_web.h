@@ -10,8 +10,3 @@
 
 // The one client of the page; `on_event` is called after every answer (to draw a frame).
 fetch_client* fetch_web_client(void (*on_event)());
-
-// One GET into memory; `done` gets success and failure alike (read f->status, then close it).
-// `range` ("bytes=0-99") and `progress` may be null.
-emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
-                                  void (*progress)(emscripten_fetch_t*));
