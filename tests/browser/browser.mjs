@@ -121,6 +121,8 @@ export async function itemCenter(page, name) {
 
 // Clicks a widget by its item_probe name, at its centre, with the real mouse.
 export async function clickItem(page, name) {
+  // The widget may appear a frame later (a question just switched, a box just grew): wait for it.
+  await page.waitForFunction((n) => window.labItemRect(n), name, { timeout: 10000, polling: 50 }).catch(() => {});
   const r = await page.evaluate((n) => window.labItemRect(n), name);
   if (!r) throw new Error(`no widget named "${name}" on screen`);
   await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
