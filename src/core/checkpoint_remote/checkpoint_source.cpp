@@ -745,11 +745,7 @@ std::vector<source_failure> checkpoint_source::failures() const {
   for (size_t i = 0; i < queue_.items.size(); i++) {
     const fetch_item& it = queue_.items[i];
     if (it.state != FETCH_ITEM_FAILED) continue;
-    const std::string& file = shards_[info_[i].shard].file;
-    const bool seen = std::any_of(out.begin(), out.end(), [&](const source_failure& f) {
-      return f.file == file && f.error.fault == it.error.fault && f.error.detail == it.error.detail;
-    });
-    if (!seen) out.push_back({file, it.request.url, it.error});
+    source_failure_add(&out, {shards_[info_[i].shard].file, it.request.url, it.error});
   }
   return out;
 }

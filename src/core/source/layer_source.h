@@ -49,6 +49,9 @@ struct source_failure {
   stream_error error;
 };
 
+// Adds a failure unless the same file already failed the same way (one line per file and reason).
+void source_failure_add(std::vector<source_failure>* out, source_failure f);
+
 struct layer_source {
   virtual ~layer_source() = default;
   virtual source_phase phase() const = 0;

@@ -351,11 +351,7 @@ std::vector<source_failure> pack_source::failures() const {
   for (size_t i = 0; i < queue_.items.size(); i++) {
     const fetch_item& it = queue_.items[i];
     if (it.state != FETCH_ITEM_FAILED) continue;
-    const std::string& file = info_[i].blob.file;
-    const bool seen = std::any_of(out.begin(), out.end(), [&](const source_failure& f) {
-      return f.file == file && f.error.fault == it.error.fault && f.error.detail == it.error.detail;
-    });
-    if (!seen) out.push_back({file, it.request.url, it.error});
+    source_failure_add(&out, {info_[i].blob.file, it.request.url, it.error});
   }
   return out;
 }
