@@ -11,6 +11,7 @@ target_sources(core_tests PRIVATE
   tests/packs/safetensors_test.cpp
   tests/packs/checkpoint_test.cpp
   tests/packs/pack_test.cpp
+  tests/packs/pack_precomputed_test.cpp
   tests/packs/stream_test.cpp
   src/platform/native/fetch_native.cpp
 )

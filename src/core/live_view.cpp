@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/number_format.h"
+#include "core/read_error.h"
 #include "core/strings.h"
 #include "core/view_table.h"
 
@@ -40,15 +41,16 @@ static std::string fault_text(const stream_error& e) {
     case STREAM_WRONG_RANGE: return tr(STR_FAULT_WRONG_RANGE);
     case STREAM_NO_RANGE: return tr(STR_FAULT_NO_RANGE);
     case STREAM_CHECKSUM: return tr(STR_FAULT_CHECKSUM);
-    case STREAM_FORMAT: return strf(tr(STR_FAULT_FORMAT), e.detail.c_str());
+    case STREAM_FORMAT: return strf(tr(STR_FAULT_FORMAT), (e.reason.set() ? read_error_text(e.reason) : e.detail).c_str());
     case STREAM_STALLED: return strf(tr(STR_FAULT_STALLED), fmt_seconds(e.seconds).c_str());
     case STREAM_CANCELLED: return tr(STR_FAULT_CANCELLED);
     case STREAM_OFFLINE_UNCACHED: return tr(STR_FAULT_OFFLINE);
     case STREAM_NO_SAFETENSORS: return tr(STR_FAULT_NO_SAFETENSORS);
     case STREAM_UNREADABLE_DTYPE: return strf(tr(STR_FAULT_UNREADABLE_DTYPE), e.detail.c_str());
-    case STREAM_NOT_SWIGLU: return strf(tr(STR_FAULT_NOT_SWIGLU), e.detail.c_str());
+    case STREAM_NOT_SWIGLU: return strf(tr(STR_FAULT_NOT_SWIGLU), (e.reason.set() ? read_error_text(e.reason) : e.detail).c_str());
     case STREAM_MIXTURE_OF_EXPERTS: return tr(STR_FAULT_MIXTURE_OF_EXPERTS);
-    case STREAM_NEEDS_IDS: return std::string(tr(STR_FAULT_NEEDS_IDS)) + (e.detail.empty() ? "" : " (" + e.detail + ")");
+    case STREAM_NEEDS_IDS:
+      return std::string(tr(STR_FAULT_NEEDS_IDS)) + (e.reason.set() ? strf(tr(STR_READ_ASIDE), read_error_text(e.reason).c_str()) : "");
     case STREAM_FAULT_COUNT: break;
   }
   return "";

@@ -104,6 +104,28 @@ export function registerLiveUxTests(test, { expect, shot }) {
       await page.context().close();
     });
 
+    // Item 8: why a pack failed is said in the page's language (the parsers' reasons too).
+    if (lang === "zh") test(`liveux ${tag}: a pack that fails says why in Chinese (404, malformed manifest)`, async (site) => {
+      let page = await openPage(site, "#v=1&view=gates&pack=missing/folder/&lang=zh", screen);
+      await waitForMirror(page, "HTTP 404：服务器上没有这个文件", LIVE_TIMEOUT);
+      expect(!/not on the server/.test(await mirror(page)), "English in the Chinese page:\n" + (await mirror(page)));
+      await page.waitForTimeout(300);
+      await shot(page, `liveux-failure-404-${screen.name}-zh`);
+      await page.context().close();
+      site.faults.set("manifest.json", { truncate: true, times: 1 });
+      try {
+        page = await openPage(site, "#v=1&view=gates&lang=zh", screen);
+        await waitForMirror(page, "无法读取（文件：不是 JSON 对象）", LIVE_TIMEOUT);
+        const m = await mirror(page);
+        expect(!/not a JSON object|unreadable|file:/.test(m), "English in the Chinese page:\n" + m);
+        await page.waitForTimeout(300);
+        await shot(page, `liveux-failure-manifest-${screen.name}-zh`);
+        await page.context().close();
+      } finally {
+        site.faults.delete("manifest.json");
+      }
+    });
+
     test(`liveux ${tag}: a swipe on the per-token view never pans the page sideways`, async (site) => {
       const page = await openPage(site, `#v=1&view=perm&lang=${lang}`, screen);
       await waitLive(page, zh(lang, "exactly 0", "恰好为 0"));

@@ -415,19 +415,19 @@ TEST_CASE("checkpoint source: every fault while opening has its own error", "[ch
     m.files["model.safetensors"] = big;
     source_failure a = open_fails(m);
     CHECK(a.error.fault == STREAM_FORMAT);
-    CHECK(a.error.detail.find("more than the 104857600 allowed") != std::string::npos);
+    CHECK(read_error_text_in(LAB_LANG_EN, a.error.reason).find("more than the 104857600 allowed") != std::string::npos);
     std::string notjson = f;
     notjson[8] = '[';
     notjson[9] = '[';
     m.files["model.safetensors"] = notjson;
     source_failure b = open_fails(m);
-    INFO(b.error.detail);
-    CHECK(b.error.detail.find("not valid JSON") != std::string::npos);
+    INFO(read_error_text_in(LAB_LANG_EN, b.error.reason));
+    CHECK(read_error_text_in(LAB_LANG_EN, b.error.reason).find("not valid JSON") != std::string::npos);
     m.files["model.safetensors"] = f.substr(0, f.size() - 10);  // the data ends early
     source_failure c = open_fails(m);
-    INFO(c.error.detail);
+    INFO(read_error_text_in(LAB_LANG_EN, c.error.reason));
     CHECK(c.error.fault == STREAM_FORMAT);
-    CHECK(c.error.detail.find("past the data section") != std::string::npos);
+    CHECK(read_error_text_in(LAB_LANG_EN, c.error.reason).find("past the data section") != std::string::npos);
   }
   SECTION("a header longer than the first request comes in a second one") {
     mem_files m = handmade("BF16");
@@ -479,7 +479,7 @@ TEST_CASE("checkpoint source: every fault while opening has its own error", "[ch
     CHECK(a.error.fault == STREAM_NEEDS_IDS);
     source_failure b = open_fails(small_checkpoint(), [](ckpt_fixture& f) { f.opt.probes = {{"x", {5, 97}, {}}}; });
     CHECK(b.error.fault == STREAM_NEEDS_IDS);
-    CHECK(b.error.detail.find("97") != std::string::npos);
+    CHECK(read_error_text_in(LAB_LANG_EN, b.error.reason) == "token id 97 is outside the vocabulary (0..96)");
   }
   SECTION("a host that ignores Range: stopped, and says so") {
     synth_spec s = ckpt_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_BF16, 1);

@@ -36,19 +36,19 @@ static bool ckpt_ends_with(const std::string& s, const std::string& suffix) {
 const char* const CKPT_INDEX_FILE = "model.safetensors.index.json";
 
 bool ckpt_parse_index(const std::string& text, const std::string& file, std::map<std::string, std::string>* weight_map,
-                      std::string* error) {
+                      std::string* error, read_error* why) {
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return *error = file + ": not a JSON object", false;
+  if (j.is_discarded() || !j.is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_NOT_JSON_OBJECT));
   auto wm = j.find("weight_map");
-  if (wm == j.end() || !wm->is_object()) return *error = file + ": missing 'weight_map' object", false;
+  if (wm == j.end() || !wm->is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NO_MAP));
   for (auto it = wm->begin(); it != wm->end(); ++it) {
-    if (!it->is_string()) return *error = file + ": weight_map entry '" + it.key() + "' is not a file name", false;
+    if (!it->is_string()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NOT_NAME, {it.key()}));
     std::string shard = it->get<std::string>();
     if (!ckpt_plain_file_name(shard))
-      return *error = file + ": weight_map entry '" + it.key() + "' names '" + shard + "', not a file in this directory", false;
+      return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_OUTSIDE, {it.key(), shard}));
     (*weight_map)[it.key()] = shard;
   }
-  if (weight_map->empty()) return *error = file + ": 'weight_map' is empty", false;
+  if (weight_map->empty()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_EMPTY));
   return true;
 }
 
@@ -58,27 +58,26 @@ std::vector<std::string> ckpt_index_shards(const std::map<std::string, std::stri
   return std::vector<std::string>(named.begin(), named.end());
 }
 
-bool ckpt_add_file(checkpoint* ck, st_file sf, std::string* error) {
+bool ckpt_add_file(checkpoint* ck, st_file sf, std::string* error, read_error* why) {
   ck->files.push_back(std::move(sf));
   const size_t fi = ck->files.size() - 1;
   for (size_t ti = 0; ti < ck->files[fi].tensors.size(); ti++) {
     const std::string& name = ck->files[fi].tensors[ti].name;
     auto prev = ck->tensors.find(name);
     if (prev != ck->tensors.end())
-      return *error = "tensor '" + name + "' is in both " + ck->files[prev->second.first].file + " and " + ck->files[fi].file,
-             false;
+      return read_fail(error, why, "",
+                       read_error_at("", STR_READ_CKPT_TWICE, {name, ck->files[prev->second.first].file, ck->files[fi].file}));
     ck->tensors[name] = {fi, ti};
   }
   return true;
 }
 
-bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error) {
+bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error,
+                 read_error* why) {
   for (const auto& w : weight_map) {
     auto it = ck->tensors.find(w.first);
     if (it == ck->tensors.end() || ck->files[it->second.first].file != w.second)
-      return *error = std::string(CKPT_INDEX_FILE) + " says tensor '" + w.first + "' is in " + w.second +
-                      ", but that shard does not hold it",
-             false;
+      return read_fail(error, why, "", read_error_at("", STR_READ_CKPT_NOT_IN_SHARD, {CKPT_INDEX_FILE, w.first, w.second}));
   }
   for (const char* p : kPrefixes) {
     if (ck->tensors.count(std::string(p) + "embed_tokens.weight")) {
@@ -86,8 +85,7 @@ bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weigh
       return true;
     }
   }
-  return *error = "no embed_tokens.weight under any known naming (model.language_model., model., ...): not a language model checkpoint?",
-         false;
+  return read_fail(error, why, "", read_error_at("", STR_READ_CKPT_NO_EMBED));
 }
 
 bool ckpt_open(byte_source* src, checkpoint* out, std::string* error) {
@@ -138,16 +136,14 @@ std::string ckpt_file_of(const checkpoint& ck, const std::string& name) {
 }
 
 bool ckpt_check_tensor(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
-                       const st_tensor** out, std::string* error) {
+                       const st_tensor** out, std::string* error, read_error* why) {
   const st_tensor* t = ck.find(name);
-  if (!t) return *error = "missing tensor '" + name + "'", false;
+  if (!t) return read_fail(error, why, "", read_error_at("", STR_READ_CKPT_MISSING, {name}));
   const std::string& file = ck.files[ck.tensors.at(name).first].file;
   if (st_dtype_bytes(t->dtype) == 0)
-    return *error = file + ": tensor '" + name + "' has dtype " + t->dtype_name + "; only BF16, F16 and F32 are read", false;
+    return read_fail(error, why, file, read_error_at("", STR_READ_CKPT_DTYPE, {name, t->dtype_name}));
   if (t->shape != shape)
-    return *error = file + ": tensor '" + name + "' has shape " + shape_text(t->shape) + ", but config.json implies " +
-                    shape_text(shape),
-           false;
+    return read_fail(error, why, file, read_error_at("", STR_READ_CKPT_SHAPE, {name, shape_text(t->shape), shape_text(shape)}));
   *out = t;
   return true;
 }

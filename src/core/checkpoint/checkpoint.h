@@ -37,18 +37,20 @@ bool ckpt_open(byte_source* src, checkpoint* out, std::string* error);
 // (core/checkpoint_remote/checkpoint_source.h), which fetches the same files a piece at a time.
 extern const char* const CKPT_INDEX_FILE;  // "model.safetensors.index.json"
 // model.safetensors.index.json's text -> tensor name -> shard file (plain names, no paths).
+// (Each error: "file: reason" in English, the CLI's; the reason as data in *why when asked for.)
 bool ckpt_parse_index(const std::string& text, const std::string& file, std::map<std::string, std::string>* weight_map,
-                      std::string* error);
+                      std::string* error, read_error* why = nullptr);
 // The shard files an index names, each once, sorted.
 std::vector<std::string> ckpt_index_shards(const std::map<std::string, std::string>& weight_map);
 // Adds a parsed shard header to ck (a tensor in two shards is an error).
-bool ckpt_add_file(checkpoint* ck, st_file f, std::string* error);
+bool ckpt_add_file(checkpoint* ck, st_file f, std::string* error, read_error* why = nullptr);
 // Checks the index against the shards it names (every entry held by its shard) and finds the
 // naming; ck.config and ck.files must be filled. weight_map may be empty (no index).
-bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error);
+bool ckpt_finish(checkpoint* ck, const std::map<std::string, std::string>& weight_map, std::string* error,
+                 read_error* why = nullptr);
 // The tensor, after checking it is readable (BF16, F16, F32) and has exactly `shape`.
 bool ckpt_check_tensor(const checkpoint& ck, const std::string& name, const std::vector<int64_t>& shape,
-                       const st_tensor** out, std::string* error);
+                       const st_tensor** out, std::string* error, read_error* why = nullptr);
 // The shard file that holds a tensor ("" when none does).
 std::string ckpt_file_of(const checkpoint& ck, const std::string& name);
 

@@ -17,16 +17,29 @@ model_norm_kind model_norm_for_type(const std::string& model_type) {
 
 const char* model_norm_name(model_norm_kind k) { return k == MODEL_NORM_ONE_PLUS_W ? "1+w" : "w"; }
 
-static bool config_int(const json& obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const std::string& where,
-                       std::string* error) {
+namespace {
+// A refusal: "config.json (text_config): reason" in English for the CLI, the reason as data for
+// the page (which names config.json itself).
+struct config_fail {
+  std::string where;  // "config.json" or "config.json (text_config)"
+  bool text_config;
+  std::string* error;
+  read_error* why;
+  bool operator()(str_id what, std::vector<std::string> args = {}) const {
+    read_error r = read_error_at(text_config ? "text_config" : "", what, std::move(args));
+    *error = where + ": " + read_error_fill(tr_in(LAB_LANG_EN, what), r.args);
+    if (why) *why = std::move(r);
+    return false;
+  }
+};
+}  // namespace
+
+static bool config_int(const json& obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const config_fail& fail) {
   auto it = obj.find(key);
-  if (it == obj.end()) return *error = where + ": missing '" + key + "'", false;
-  if (!it->is_number_integer()) return *error = where + ": '" + key + "' is not an integer", false;
+  if (it == obj.end()) return fail(STR_READ_MISSING, {key});
+  if (!it->is_number_integer()) return fail(STR_READ_NOT_INTEGER, {key});
   int64_t v = it->get<int64_t>();
-  if (v < lo || v > hi)
-    return *error = where + ": '" + key + "' = " + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
-                    std::to_string(hi) + "]",
-           false;
+  if (v < lo || v > hi) return fail(STR_READ_CFG_OUTSIDE, {key, std::to_string(v), std::to_string(lo), std::to_string(hi)});
   *out = v;
   return true;
 }
@@ -55,11 +68,12 @@ static int64_t config_experts(const json& obj) {
 }
 
 static bool model_config_parse_inner(const std::string& text, const std::string& file, model_config* out,
-                                     std::string* error, model_config_problem* problem) {
+                                     std::string* error, model_config_problem* problem, read_error* why) {
   *problem = MODEL_CONFIG_UNREADABLE;
+  config_fail fail{file, false, error, why};
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return *error = file + ": not valid JSON", false;
-  if (!j.is_object()) return *error = file + ": not a JSON object", false;
+  if (j.is_discarded()) return fail(STR_READ_NOT_VALID_JSON);
+  if (!j.is_object()) return fail(STR_READ_NOT_JSON_OBJECT);
   model_config c;
   c.name_or_path = config_string(j, "_name_or_path");
   auto sj = j.find("swiglu_lab_synthetic");
@@ -68,22 +82,23 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
   std::string where = file;
   auto tc = j.find("text_config");
   if (tc != j.end()) {
-    if (!tc->is_object()) return *error = file + ": 'text_config' is not an object", false;
+    if (!tc->is_object()) return fail(STR_READ_KEY_NOT_OBJECT, {"text_config"});
     lm = &*tc;
     c.text_config = true;
     where = file + " (text_config)";
+    fail = {where, true, error, why};
   }
   c.model_type = config_string(*lm, "model_type");
   if (c.model_type.empty()) c.model_type = config_string(j, "model_type");
-  if (!config_int(*lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, where, error) ||
-      !config_int(*lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, where, error) ||
-      !config_int(*lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, where, error) ||
-      !config_int(*lm, "vocab_size", 1, 1 << 24, &c.vocab, where, error))
+  if (!config_int(*lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, fail) ||
+      !config_int(*lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, fail) ||
+      !config_int(*lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, fail) ||
+      !config_int(*lm, "vocab_size", 1, 1 << 24, &c.vocab, fail))
     return false;
   auto eps = lm->find("rms_norm_eps");
   if (eps != lm->end()) {
     if (!eps->is_number() || !(eps->get<double>() > 0) || eps->get<double>() > 1)
-      return *error = where + ": 'rms_norm_eps' must be a number in (0, 1]", false;
+      return fail(STR_READ_CFG_EPS);
     c.rms_norm_eps = eps->get<double>();
   }
   c.hidden_act = config_string(*lm, "hidden_act");
@@ -91,19 +106,18 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
   if (c.hidden_act.empty()) c.hidden_act = "silu";  // transformers' default for these families
   if (c.hidden_act != "silu" && c.hidden_act != "swish") {
     *problem = MODEL_CONFIG_NOT_SWIGLU;
-    return *error = where + ": hidden_act '" + c.hidden_act + "' is not SiLU: this is not a SwiGLU MLP", false;
+    return fail(STR_READ_CFG_NOT_SILU, {c.hidden_act});
   }
   const int64_t experts = std::max(config_experts(*lm), config_experts(j));
   if (experts) {
     *problem = MODEL_CONFIG_EXPERTS;
-    return *error = where + ": a mixture of " + std::to_string(experts) + " experts, not one SwiGLU MLP per layer", false;
+    return fail(STR_READ_CFG_EXPERTS, {std::to_string(experts)});
   }
   std::string quant = config_quant_method(*lm);
   if (quant.empty()) quant = config_quant_method(j);
   if (!quant.empty()) {
     *problem = MODEL_CONFIG_QUANTIZED;
-    return *error = file + ": weights quantized with '" + quant + "' (quantization_config); only BF16, F16 and F32 are read",
-           false;
+    return config_fail{file, false, error, why}(STR_READ_CFG_QUANTIZED, {quant});
   }
   c.norm = model_norm_for_type(c.model_type);
   *out = c;
@@ -112,9 +126,9 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
 }
 
 bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error,
-                        model_config_problem* problem) {
+                        model_config_problem* problem, read_error* why) {
   model_config_problem p;
-  const bool ok = model_config_parse_inner(text, file, out, error, &p);
+  const bool ok = model_config_parse_inner(text, file, out, error, &p, why);
   if (problem) *problem = p;
   return ok;
 }

@@ -4,6 +4,7 @@
 // SmolLM / Mistral at the top level. Dimensions always come from here, never from constants.
 #pragma once
 
+#include "core/read_error.h"
 #include <cstdint>
 #include <string>
 
@@ -33,10 +34,10 @@ enum model_config_problem {
   MODEL_CONFIG_QUANTIZED,   // quantization_config (FP8, GPTQ, AWQ, bitsandbytes, ...): not BF16/F16/F32 weights
 };
 
-// Pure function over config.json's text. `file` names it in errors; *problem (when given) says
-// which kind of refusal it was.
+// Pure function over config.json's text. `file` names it in errors (English, the CLI's); *problem
+// (when given) says which kind of refusal it was, *why (when given) the reason as data.
 bool model_config_parse(const std::string& text, const std::string& file, model_config* out, std::string* error,
-                        model_config_problem* problem = nullptr);
+                        model_config_problem* problem = nullptr, read_error* why = nullptr);
 const char* model_norm_name(model_norm_kind k);  // "w" or "1+w"
 // The norm rule for a model_type (the table lives in model_config.cpp).
 model_norm_kind model_norm_for_type(const std::string& model_type);

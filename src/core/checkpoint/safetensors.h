@@ -6,6 +6,7 @@
 // and shape is checked, and each problem is an error naming the file and the tensor.
 #pragma once
 
+#include "core/read_error.h"
 #include <cstdint>
 #include <map>
 #include <string>
@@ -33,11 +34,12 @@ struct st_file {
 };
 
 // The first 8 bytes -> N, checked against the cap and the file size.
+// Errors: "file: reason" in English (the CLI's), and the reason as data in *why when asked for.
 bool st_header_length(const unsigned char first8[8], uint64_t file_size, const std::string& file, uint64_t* n,
-                      std::string* error);
+                      std::string* error, read_error* why = nullptr);
 // The N header bytes (JSON) of a file of file_size bytes -> *out.
 bool st_parse_header(const char* json, size_t n, uint64_t file_size, const std::string& file, st_file* out,
-                     std::string* error);
+                     std::string* error, read_error* why = nullptr);
 // Both steps through a byte source: reads only the header, never the data.
 bool st_read_header(byte_source* src, const std::string& file, st_file* out, std::string* error);
 

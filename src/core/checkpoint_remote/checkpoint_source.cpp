@@ -97,30 +97,33 @@ static stream_error format_error(stream_fault f, const std::string& detail) {
   return e;
 }
 
-// "file: reason" from the core's parsers -> "reason" (the failure names the file already).
-static std::string strip_file(const std::string& err, const std::string& file) {
-  const std::string p = file + ": ";
-  return err.rfind(p, 0) == 0 ? err.substr(p.size()) : err;
+// A reason in words is data (core/read_error.h): the page says it in its language.
+static stream_error format_error(stream_fault f, read_error why) {
+  stream_error e;
+  e.fault = f;
+  e.reason = std::move(why);
+  return e;
 }
+
 
 void checkpoint_source::on_config(const fetch_response& r, fetch_item* it) {
   const std::string url = it->request.url;
   if (!r.from_cache && r.status != 200) return fail_open(kConfigFile, url, stream_error_from_status(r.status == 206 ? 0 : r.status, r.error));
-  if (r.n > MODEL_CONFIG_MAX_BYTES) return fail_open(kConfigFile, url, format_error(STREAM_FORMAT, "larger than 4 MB"));
+  if (r.n > MODEL_CONFIG_MAX_BYTES) return fail_open(kConfigFile, url, format_error(STREAM_FORMAT, read_error_in(READ_AT_FILE, STR_READ_LARGER_THAN, {"4 MB"})));
   config_text_.assign((const char*)r.body, r.n);
   std::string err;
+  read_error reason;
   model_config_problem problem = MODEL_CONFIG_OK;
-  if (!model_config_parse(config_text_, kConfigFile, &ck_.config, &err, &problem)) {
+  if (!model_config_parse(config_text_, kConfigFile, &ck_.config, &err, &problem, &reason)) {
     const stream_fault f = problem == MODEL_CONFIG_NOT_SWIGLU   ? STREAM_NOT_SWIGLU
                            : problem == MODEL_CONFIG_EXPERTS    ? STREAM_MIXTURE_OF_EXPERTS
                            : problem == MODEL_CONFIG_QUANTIZED  ? STREAM_UNREADABLE_DTYPE
                                                                 : STREAM_FORMAT;
-    std::string why = strip_file(strip_file(err, std::string(kConfigFile) + " (text_config)"), kConfigFile);
-    // The page's sentence says the rest: keep what names the cause ("hidden_act 'gelu'", "'fp8'").
-    const size_t q1 = why.find('\''), q2 = q1 == std::string::npos ? q1 : why.find('\'', q1 + 1);
-    if (f == STREAM_NOT_SWIGLU && q2 != std::string::npos) why = why.substr(0, q2 + 1);
-    if (f == STREAM_UNREADABLE_DTYPE && q2 != std::string::npos) why = why.substr(q1 + 1, q2 - q1 - 1) + " (quantization_config)";
-    return fail_open(kConfigFile, url, format_error(f, why));
+    // The page's sentence says the rest: keep what names the cause ("hidden_act 'gelu'", "fp8").
+    const std::string named = reason.args.empty() ? "" : reason.args[0];
+    if (f == STREAM_NOT_SWIGLU) return fail_open(kConfigFile, url, format_error(f, "hidden_act '" + named + "'"));
+    if (f == STREAM_UNREADABLE_DTYPE) return fail_open(kConfigFile, url, format_error(f, named + " (quantization_config)"));
+    return fail_open(kConfigFile, url, format_error(f, reason));
   }
   if (!r.from_cache) client_->cache_store(this, url, config_text_.data(), config_text_.size());
   fetch_queue_done(&queue_, it);
@@ -143,11 +146,12 @@ void checkpoint_source::on_index(const fetch_response& r, fetch_item* it) {
     add_shard(kSingleFile);
     return;
   }
-  if (r.n > CKPT_INDEX_MAX_BYTES) return fail_open(CKPT_INDEX_FILE, url, format_error(STREAM_FORMAT, "larger than 64 MB"));
+  if (r.n > CKPT_INDEX_MAX_BYTES) return fail_open(CKPT_INDEX_FILE, url, format_error(STREAM_FORMAT, read_error_in(READ_AT_FILE, STR_READ_LARGER_THAN, {"64 MB"})));
   const std::string text((const char*)r.body, r.n);
   std::string err;
-  if (!ckpt_parse_index(text, CKPT_INDEX_FILE, &weight_map_, &err))
-    return fail_open(CKPT_INDEX_FILE, url, format_error(STREAM_FORMAT, strip_file(err, CKPT_INDEX_FILE)));
+  read_error reason;
+  if (!ckpt_parse_index(text, CKPT_INDEX_FILE, &weight_map_, &err, &reason))
+    return fail_open(CKPT_INDEX_FILE, url, format_error(STREAM_FORMAT, reason));
   if (!r.from_cache) client_->cache_store(this, url, text.data(), text.size());
   for (const std::string& f : ckpt_index_shards(weight_map_)) add_shard(f);
 }
@@ -191,18 +195,16 @@ bool checkpoint_source::parse_shard_head(int si, stream_error* e) {
   shard_state& s = shards_[si];
   uint64_t n = 0;
   std::string err;
-  if (!st_header_length((const unsigned char*)s.head.data(), s.size, s.file, &n, &err) ||
+  read_error reason;
+  if (!st_header_length((const unsigned char*)s.head.data(), s.size, s.file, &n, &err, &reason) ||
       s.head.size() < 8 + n) {
-    *e = format_error(STREAM_FORMAT, strip_file(err.empty() ? s.file + ": header cut short" : err, s.file));
+    *e = format_error(STREAM_FORMAT, reason.set() ? reason : read_error_at("", STR_READ_ST_CUT_SHORT));
     return false;
   }
   st_file sf;
-  if (!st_parse_header(s.head.data() + 8, (size_t)n, s.size, s.file, &sf, &err)) {
-    *e = format_error(STREAM_FORMAT, strip_file(err, s.file));
-    return false;
-  }
-  if (!ckpt_add_file(&ck_, std::move(sf), &err)) {
-    *e = format_error(STREAM_FORMAT, err);
+  if (!st_parse_header(s.head.data() + 8, (size_t)n, s.size, s.file, &sf, &err, &reason) ||
+      !ckpt_add_file(&ck_, std::move(sf), &err, &reason)) {
+    *e = format_error(STREAM_FORMAT, reason);
     return false;
   }
   s.parsed = true;
@@ -236,7 +238,7 @@ void checkpoint_source::on_head(const fetch_response& r, fetch_item* it, const i
     }
     const uint64_t size = r.status == 200 ? r.n : r.total_size;
     if (size == 0)
-      return fail_open(s.file, s.url, format_error(STREAM_FORMAT, "the host does not say the file's size (Content-Range)"));
+      return fail_open(s.file, s.url, format_error(STREAM_FORMAT, read_error_at("", STR_READ_NO_CONTENT_RANGE)));
     if (in.kind == ITEM_HEAD) {
       s.size = size;
       s.etag = r.etag;
@@ -247,11 +249,12 @@ void checkpoint_source::on_head(const fetch_response& r, fetch_item* it, const i
       if (n < it->request.length) return fail_open(s.file, s.url, format_error(STREAM_TRUNCATED, ""));
       s.head.append((const char*)body, it->request.length);
     }
-    if (s.head.size() < 8) return fail_open(s.file, s.url, format_error(STREAM_FORMAT, "shorter than 8 bytes: not a safetensors file"));
+    if (s.head.size() < 8) return fail_open(s.file, s.url, format_error(STREAM_FORMAT, read_error_at("", STR_READ_ST_SHORTER_THAN_8)));
     uint64_t hn = 0;
     std::string err;
-    if (!st_header_length((const unsigned char*)s.head.data(), s.size, s.file, &hn, &err))
-      return fail_open(s.file, s.url, format_error(STREAM_FORMAT, strip_file(err, s.file)));
+    read_error reason;
+    if (!st_header_length((const unsigned char*)s.head.data(), s.size, s.file, &hn, &err, &reason))
+      return fail_open(s.file, s.url, format_error(STREAM_FORMAT, reason));
     if (s.head.size() < 8 + hn) {
       if (in.kind == ITEM_HEAD_REST) return fail_open(s.file, s.url, format_error(STREAM_TRUNCATED, ""));
       fetch_queue_done(&queue_, it);
@@ -285,13 +288,14 @@ void checkpoint_source::on_bin(const fetch_response& r) {
 bool checkpoint_source::check_model(stream_error* e, std::string* file) {
   const model_config& c = ck_.config;
   std::string err;
+  read_error reason;
   const st_tensor* t;
   auto check = [&](const std::string& name, const std::vector<int64_t>& shape) {
-    if (ckpt_check_tensor(ck_, name, shape, &t, &err)) return true;
+    if (ckpt_check_tensor(ck_, name, shape, &t, &err, &reason)) return true;
     *file = ckpt_file_of(ck_, name);
     const st_tensor* raw = ck_.find(name);
     if (raw && st_dtype_bytes(raw->dtype) == 0) *e = format_error(STREAM_UNREADABLE_DTYPE, raw->dtype_name);
-    else *e = format_error(STREAM_FORMAT, strip_file(err, *file));
+    else *e = format_error(STREAM_FORMAT, reason);
     if (file->empty()) *file = kConfigFile;
     return false;
   };
@@ -312,7 +316,7 @@ bool checkpoint_source::check_model(stream_error* e, std::string* file) {
       if (n.first.find("gate_proj.qweight") != std::string::npos)
         return *e = format_error(STREAM_UNREADABLE_DTYPE, "int4 (GPTQ/AWQ qweight)"), false;
     }
-    *e = format_error(STREAM_NOT_SWIGLU, "no " + ckpt_mlp_name(ck_, 0, CKPT_GATE));
+    *e = format_error(STREAM_NOT_SWIGLU, read_error_at("", STR_READ_NO_TENSOR, {ckpt_mlp_name(ck_, 0, CKPT_GATE)}));
     return false;
   }
   return true;
@@ -323,9 +327,10 @@ void checkpoint_source::maybe_finish_open() {
   for (const shard_state& s : shards_)
     if (!s.parsed) return;
   std::string err;
-  if (!ckpt_finish(&ck_, weight_map_, &err))
+  read_error reason;
+  if (!ckpt_finish(&ck_, weight_map_, &err, &reason))
     return fail_open(single_file_ ? kSingleFile : CKPT_INDEX_FILE, model_location_file_url(where_, single_file_ ? kSingleFile : CKPT_INDEX_FILE),
-                     format_error(STREAM_FORMAT, err));
+                     format_error(STREAM_FORMAT, reason));
   stream_error e;
   std::string file;
   if (!check_model(&e, &file)) return fail_open(file, model_location_file_url(where_, file), e);
@@ -338,12 +343,12 @@ void checkpoint_source::maybe_finish_open() {
   for (const source_probe& p : probes_) {
     if (p.tokens.empty() || p.tokens.size() > PACK_MAX_TOKENS)
       return fail_open(kConfigFile, model_location_file_url(where_, kConfigFile),
-                       format_error(STREAM_NEEDS_IDS, "a probe needs 1.." + std::to_string((int)PACK_MAX_TOKENS) + " token ids"));
+                       format_error(STREAM_NEEDS_IDS, read_error_at("", STR_READ_PROBE_TOKENS, {std::to_string((int)PACK_MAX_TOKENS)})));
     for (int64_t id : p.tokens)
       if (id < 0 || id >= c.vocab)
         return fail_open(kConfigFile, model_location_file_url(where_, kConfigFile),
-                         format_error(STREAM_NEEDS_IDS, "token id " + std::to_string(id) + " is outside the vocabulary (0.." +
-                                                            std::to_string(c.vocab - 1) + ")"));
+                         format_error(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE,
+                                                                      {std::to_string(id), std::to_string(c.vocab - 1)})));
   }
   model_.model_id = where_.hub ? where_.id() : !c.name_or_path.empty() ? c.name_or_path : where_.text;
   model_.revision = where_.hub ? where_.revision : "";
@@ -603,7 +608,7 @@ bool checkpoint_source::on_tensor_answer(fetch_item* it, const item_info& in, co
     std::vector<float> v((size_t)c.hidden * rows);
     dtype_to_f32(t->dtype, raw, v.size(), v.data());
     for (float x : v)
-      if (!std::isfinite(x)) return *e = format_error(STREAM_FORMAT, t->name + " holds NaN or infinity"), false;
+      if (!std::isfinite(x)) return *e = format_error(STREAM_FORMAT, read_error_at(t->name, STR_READ_NOT_FINITE)), false;
     if (in.kind == ITEM_NORM) norm_ = std::move(v);
     for (int k = 0; k < rows && in.kind == ITEM_EMBED; k++)
       embed_rows_[in.token + k].assign(v.begin() + (size_t)k * c.hidden, v.begin() + (size_t)(k + 1) * c.hidden);
@@ -623,7 +628,7 @@ bool checkpoint_source::on_tensor_answer(fetch_item* it, const item_info& in, co
     if (!raw) return false;
     std::string err;
     if (!tensor_chunk_convert(m.dtype, raw, ch, m.rows, m.cols, m.blob, &scratch_, &err))
-      return *e = format_error(STREAM_FORMAT, m.tensor + ": " + err), false;
+      return *e = format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CHUNK_UNREADABLE)), false;
     const std::string rec = tensor_chunk_record(m.blob, ch, m.rows, m.cols);
     client_->cache_store(this, it->request.cache_key, rec.data(), rec.size());
   }
@@ -633,7 +638,7 @@ bool checkpoint_source::on_tensor_answer(fetch_item* it, const item_info& in, co
   }
   if (m.done == (int)m.chunks.size()) {
     if (q8_matrix_parse(m.blob, m.bytes, &m.view) != Q8_OK)
-      return *e = format_error(STREAM_FORMAT, m.tensor + ": converted matrix does not parse"), false;
+      return *e = format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CONVERTED_Q8)), false;
     m.complete = true;
   }
   layers_[in.layer_index].last_used = ++use_clock_;
@@ -676,7 +681,7 @@ void checkpoint_source::on_fetch_response(uint32_t id, const fetch_response& r, 
   stream_error e;
   if (!on_tensor_answer(it, in, r, &e)) {
     if (r.from_cache && !e.failed()) return fetch_queue_refetch(it);  // a bad cached copy: ask the network
-    if (!e.failed()) e = format_error(STREAM_FORMAT, "unreadable answer");
+    if (!e.failed()) e = format_error(STREAM_FORMAT, read_error_at("", STR_READ_UNREADABLE_ANSWER));
     return fetch_queue_fail(&queue_, it, e);
   }
   fetch_queue_done(&queue_, it);

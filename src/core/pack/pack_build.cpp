@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/checkpoint/dtype.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/quant/q8_format.h"
 #include "core/url_state.h"
@@ -197,9 +196,8 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
       r.open = c.open_share();
       r.negative = c.negative_share();
       r.histogram.assign(c.histogram, c.histogram + PACK_HIST_BINS);
-      std::vector<uint16_t> h(sg.size());
-      dtype_from_f32(ST_DTYPE_F16, sg.data(), sg.size(), h.data());
-      r.silu_gate = pack_append(&probes_bin, h.data(), h.size() * 2, PACK_ENC_F16, {T, cfg.intermediate});
+      // f32, exactly what the live path counts (f16 moved shares by a last printed digit).
+      r.silu_gate = pack_append(&probes_bin, sg.data(), sg.size() * 4, PACK_ENC_F32, {T, cfg.intermediate});
       m.probes[i].layers.push_back(std::move(r));
     }
     q8_matrix_owned_free(&gate_q);

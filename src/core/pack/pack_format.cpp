@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/quant/q8_format.h"
+#include "core/read_error.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -26,6 +27,8 @@ std::string pack_hash_hex(uint64_t h) {
   std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
   return buf;
 }
+
+const char* pack_silu_gate_encoding(int version) { return version >= 2 ? PACK_ENC_F32 : PACK_ENC_F16; }
 
 int pack_hist_bin(float v) {
   const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS;
@@ -85,41 +88,44 @@ std::string pack_manifest_to_json(const pack_manifest& m) {
 // [SECTION] parser: every field checked, nothing thrown
 namespace {
 struct reader {
-  std::string* error;
-  bool fail(const std::string& where, const std::string& what) {
-    *error = "manifest.json: " + where + ": " + what;
+  read_error* error;
+  // "file" and "top level" are said in words; every other place is a field path.
+  bool fail(const std::string& where, str_id what, std::vector<std::string> args = {}) {
+    *error = where == "file"        ? read_error_in(READ_AT_FILE, what, std::move(args))
+             : where == "top level" ? read_error_in(READ_AT_TOP, what, std::move(args))
+                                    : read_error_at(where, what, std::move(args));
     return false;
   }
   const json* field(const json& obj, const char* key, const std::string& where) {
-    if (!obj.is_object()) return fail(where, "is not an object"), nullptr;
+    if (!obj.is_object()) return fail(where, STR_READ_NOT_OBJECT), nullptr;
     auto it = obj.find(key);
-    if (it == obj.end()) return fail(where, std::string("missing '") + key + "'"), nullptr;
+    if (it == obj.end()) return fail(where, STR_READ_MISSING, {key}), nullptr;
     return &*it;
   }
   bool integer(const json& obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const std::string& where) {
     const json* v = field(obj, key, where);
     if (!v) return false;
-    if (!v->is_number_integer()) return fail(where, std::string("'") + key + "' is not an integer");
+    if (!v->is_number_integer()) return fail(where, STR_READ_NOT_INTEGER, {key});
     int64_t x = v->is_number_unsigned() && v->get<uint64_t>() > (uint64_t)INT64_MAX ? hi + 1 : v->get<int64_t>();
-    if (x < lo || x > hi) return fail(where, std::string("'") + key + "' is out of range");
+    if (x < lo || x > hi) return fail(where, STR_READ_OUT_OF_RANGE, {key});
     *out = x;
     return true;
   }
   bool number(const json& obj, const char* key, double lo, double hi, double* out, const std::string& where) {
     const json* v = field(obj, key, where);
     if (!v) return false;
-    if (!v->is_number()) return fail(where, std::string("'") + key + "' is not a number");
+    if (!v->is_number()) return fail(where, STR_READ_NOT_NUMBER, {key});
     double x = v->get<double>();
-    if (!(x >= lo && x <= hi)) return fail(where, std::string("'") + key + "' is out of range");
+    if (!(x >= lo && x <= hi)) return fail(where, STR_READ_OUT_OF_RANGE, {key});
     *out = x;
     return true;
   }
   bool string(const json& obj, const char* key, size_t max_len, std::string* out, const std::string& where) {
     const json* v = field(obj, key, where);
     if (!v) return false;
-    if (!v->is_string()) return fail(where, std::string("'") + key + "' is not a string");
+    if (!v->is_string()) return fail(where, STR_READ_NOT_STRING, {key});
     *out = v->get<std::string>();
-    if (out->size() > max_len) return fail(where, std::string("'") + key + "' is too long");
+    if (out->size() > max_len) return fail(where, STR_READ_TOO_LONG, {key});
     return true;
   }
 };
@@ -141,23 +147,23 @@ bool parse_blob(reader& r, const json& j, const std::string& where, const char* 
       !r.integer(j, "bytes", 0, (int64_t)1 << 40, &bytes, where) || !r.string(j, "encoding", 32, &b->encoding, where) ||
       !r.string(j, "xxh3", 16, &hex, where))
     return false;
-  if (!pack_file_name_ok(b->file)) return r.fail(where, "file name '" + b->file + "' is not a plain file name");
-  if (b->encoding != encoding) return r.fail(where, "encoding '" + b->encoding + "', expected '" + encoding + "'");
+  if (!pack_file_name_ok(b->file)) return r.fail(where, STR_READ_MANIFEST_FILE_NAME, {b->file});
+  if (b->encoding != encoding) return r.fail(where, STR_READ_MANIFEST_ENCODING, {b->encoding, encoding});
   if (hex.size() != 16 || hex.find_first_not_of("0123456789abcdef") != std::string::npos)
-    return r.fail(where, "'xxh3' is not 16 lowercase hex digits");
+    return r.fail(where, STR_READ_MANIFEST_XXH3);
   b->xxh3 = std::strtoull(hex.c_str(), nullptr, 16);
   const json* sh = r.field(j, "shape", where);
   if (!sh) return false;
   b->shape.clear();
   if (sh->is_array())
     for (const json& d : *sh) b->shape.push_back(d.is_number_integer() ? d.get<int64_t>() : -1);
-  if (b->shape != shape) return r.fail(where, "shape does not match the model's dimensions");
+  if (b->shape != shape) return r.fail(where, STR_READ_MANIFEST_SHAPE);
   uint64_t expect = 0;
   if (b->encoding == PACK_ENC_Q8) expect = q8_matrix_blob_bytes((int)shape[0], (int)shape[1]);
   if (b->encoding == PACK_ENC_F32) expect = (uint64_t)shape[0] * (uint64_t)shape[1] * 4;
   if (b->encoding == PACK_ENC_F16) expect = (uint64_t)shape[0] * (uint64_t)shape[1] * 2;
-  if ((uint64_t)bytes != expect) return r.fail(where, "'bytes' = " + std::to_string(bytes) + ", the shape needs " + std::to_string(expect));
-  if (b->encoding == PACK_ENC_Q8 && off % Q8_ALIGN) return r.fail(where, "q8 blob offset is not 64-byte aligned");
+  if ((uint64_t)bytes != expect) return r.fail(where, STR_READ_MANIFEST_BYTES, {std::to_string(bytes), std::to_string(expect)});
+  if (b->encoding == PACK_ENC_Q8 && off % Q8_ALIGN) return r.fail(where, STR_READ_MANIFEST_ALIGN);
   b->offset = (uint64_t)off;
   b->bytes = (uint64_t)bytes;
   if (b->encoding == PACK_ENC_Q8) {
@@ -171,23 +177,29 @@ bool parse_blob(reader& r, const json& j, const std::string& where, const char* 
 }  // namespace
 
 bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::string* error) {
+  read_error why;
+  if (pack_manifest_parse(text, out, &why)) return true;
+  *error = std::string(PACK_MANIFEST_FILE) + ": " + read_error_text_in(LAB_LANG_EN, why);
+  return false;
+}
+
+bool pack_manifest_parse(const std::string& text, pack_manifest* out, read_error* error) {
   reader r{error};
-  if (text.size() > PACK_MANIFEST_MAX_BYTES) return r.fail("file", "larger than 16 MiB");
+  if (text.size() > PACK_MANIFEST_MAX_BYTES) return r.fail("file", STR_READ_LARGER_THAN, {"16 MiB"});
   json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return r.fail("file", "not a JSON object");
+  if (j.is_discarded() || !j.is_object()) return r.fail("file", STR_READ_NOT_JSON_OBJECT);
   pack_manifest m;
   std::string format;
   if (!r.string(j, "format", 64, &format, "top level")) return false;
-  if (format != PACK_FORMAT_NAME) return r.fail("top level", "format '" + format + "' is not " PACK_FORMAT_NAME);
+  if (format != PACK_FORMAT_NAME) return r.fail("top level", STR_READ_MANIFEST_FORMAT, {format, PACK_FORMAT_NAME});
   int64_t version;
   if (!r.integer(j, "version", 1, 1 << 20, &version, "top level")) return false;
   if (version > PACK_FORMAT_VERSION)
-    return r.fail("top level", "pack version " + std::to_string(version) + " is newer than this reader (" +
-                                   std::to_string(PACK_FORMAT_VERSION) + "): update SwiGLU Lab");
+    return r.fail("top level", STR_READ_MANIFEST_NEWER, {std::to_string(version), std::to_string(PACK_FORMAT_VERSION)});
   m.version = (int)version;
   std::string hash;
   if (!r.string(j, "hash", 32, &hash, "top level")) return false;
-  if (hash != "xxh3-64") return r.fail("top level", "hash '" + hash + "' is not xxh3-64");
+  if (hash != "xxh3-64") return r.fail("top level", STR_READ_MANIFEST_HASH, {hash});
   const json* model = r.field(j, "model", "top level");
   if (!model || !r.string(*model, "id", 1024, &m.model_id, "model") ||
       !r.string(*model, "model_type", 128, &m.model_type, "model") || !r.string(*model, "norm", 8, &m.norm, "model") ||
@@ -199,22 +211,22 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::strin
     return false;
   const json* syn = r.field(*model, "synthetic", "model");
   if (!syn) return false;
-  if (!syn->is_boolean()) return r.fail("model", "'synthetic' is not true or false");
+  if (!syn->is_boolean()) return r.fail("model", STR_READ_MANIFEST_SYNTHETIC);
   m.synthetic = syn->get<bool>();
-  if (m.norm != "w" && m.norm != "1+w") return r.fail("model", "'norm' must be \"w\" or \"1+w\"");
+  if (m.norm != "w" && m.norm != "1+w") return r.fail("model", STR_READ_MANIFEST_NORM);
   if (!r.string(j, "probe_recipe", 4096, &m.probe_recipe, "top level")) return false;
 
   const std::vector<int64_t> in_shape = {m.intermediate, m.hidden}, down_shape = {m.hidden, m.intermediate};
   const json* layers = r.field(j, "layers", "top level");
   if (!layers) return false;
-  if (!layers->is_array() || layers->empty() || layers->size() > 1024) return r.fail("layers", "must be a non-empty array");
+  if (!layers->is_array() || layers->empty() || layers->size() > 1024) return r.fail("layers", STR_READ_MANIFEST_LAYERS);
   std::set<int64_t> seen;
   for (size_t i = 0; i < layers->size(); i++) {
     const std::string where = "layers[" + std::to_string(i) + "]";
     pack_layer l;
     int64_t idx;
     if (!r.integer((*layers)[i], "layer", 0, m.num_layers - 1, &idx, where)) return false;
-    if (!seen.insert(idx).second) return r.fail(where, "layer " + std::to_string(idx) + " is listed twice");
+    if (!seen.insert(idx).second) return r.fail(where, STR_READ_MANIFEST_LAYER_TWICE, {std::to_string(idx)});
     l.layer = (int)idx;
     const json* t = r.field((*layers)[i], "tensors", where);
     if (!t) return false;
@@ -230,7 +242,7 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::strin
   const json* probes = r.field(j, "probes", "top level");
   if (!probes) return false;
   if (!probes->is_array() || probes->empty() || probes->size() > PACK_MAX_PROBES)
-    return r.fail("probes", "must be an array of 1.." + std::to_string((int)PACK_MAX_PROBES) + " probes");
+    return r.fail("probes", STR_READ_MANIFEST_PROBES, {std::to_string((int)PACK_MAX_PROBES)});
   for (size_t i = 0; i < probes->size(); i++) {
     const std::string where = "probes[" + std::to_string(i) + "]";
     const json& pj = (*probes)[i];
@@ -239,32 +251,32 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::strin
     const json* toks = r.field(pj, "tokens", where);
     if (!toks) return false;
     if (!toks->is_array() || toks->empty() || toks->size() > PACK_MAX_TOKENS)
-      return r.fail(where, "'tokens' must be an array of 1.." + std::to_string((int)PACK_MAX_TOKENS) + " token ids");
+      return r.fail(where, STR_READ_MANIFEST_TOKENS, {std::to_string((int)PACK_MAX_TOKENS)});
     for (const json& t : *toks) {
       if (!t.is_number_integer() || t.get<int64_t>() < 0 || t.get<int64_t>() >= m.vocab)
-        return r.fail(where, "a token id is not an integer inside the vocabulary");
+        return r.fail(where, STR_READ_MANIFEST_TOKEN_ID);
       p.tokens.push_back(t.get<int64_t>());
     }
     const int64_t T = (int64_t)p.tokens.size();
     const json* pieces = r.field(pj, "pieces", where);
     if (!pieces) return false;
     if (!pieces->is_array() || (!pieces->empty() && (int64_t)pieces->size() != T))
-      return r.fail(where, "'pieces' must be empty or one text per token");
+      return r.fail(where, STR_READ_MANIFEST_PIECES);
     for (const json& s : *pieces) {
-      if (!s.is_string() || s.get<std::string>().size() > 256) return r.fail(where, "a piece is not a short string");
+      if (!s.is_string() || s.get<std::string>().size() > 256) return r.fail(where, STR_READ_MANIFEST_PIECE);
       p.pieces.push_back(s.get<std::string>());
     }
     const json* in = r.field(pj, "input", where);
     if (!in || !parse_blob(r, *in, where + ".input", PACK_ENC_F32, {T, m.hidden}, &p.input)) return false;
     const json* pl = r.field(pj, "layers", where);
     if (!pl) return false;
-    if (!pl->is_array() || pl->size() != m.layers.size()) return r.fail(where, "'layers' must have one entry per pack layer");
+    if (!pl->is_array() || pl->size() != m.layers.size()) return r.fail(where, STR_READ_MANIFEST_PROBE_LAYERS);
     for (size_t k = 0; k < pl->size(); k++) {
       const std::string w = where + ".layers[" + std::to_string(k) + "]";
       pack_probe_layer e;
       int64_t layer;
       if (!r.integer((*pl)[k], "layer", 0, m.num_layers - 1, &layer, w)) return false;
-      if (layer != m.layers[k].layer) return r.fail(w, "layer " + std::to_string(layer) + " is not the pack's layer in this place");
+      if (layer != m.layers[k].layer) return r.fail(w, STR_READ_MANIFEST_LAYER_ORDER, {std::to_string(layer)});
       e.layer = (int)layer;
       if (!r.number((*pl)[k], "open", 0, 1, &e.open, w) || !r.number((*pl)[k], "negative", 0, 1, &e.negative, w))
         return false;
@@ -272,14 +284,14 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::strin
       const json* counts = h ? r.field(*h, "counts", w + ".histogram") : nullptr;
       if (!counts) return false;
       if (!counts->is_array() || counts->size() != PACK_HIST_BINS)
-        return r.fail(w, "histogram must have " + std::to_string((int)PACK_HIST_BINS) + " counts");
+        return r.fail(w, STR_READ_MANIFEST_HIST_BINS, {std::to_string((int)PACK_HIST_BINS)});
       for (const json& c : *counts) {
         if (!c.is_number_integer() || c.get<int64_t>() < 0 || c.get<int64_t>() > T * m.intermediate)
-          return r.fail(w, "a histogram count is not a count");
+          return r.fail(w, STR_READ_MANIFEST_HIST_COUNT);
         e.histogram.push_back(c.get<int64_t>());
       }
       const json* sg = r.field((*pl)[k], "silu_gate", w);
-      if (!sg || !parse_blob(r, *sg, w + ".silu_gate", PACK_ENC_F16, {T, m.intermediate}, &e.silu_gate)) return false;
+      if (!sg || !parse_blob(r, *sg, w + ".silu_gate", pack_silu_gate_encoding(m.version), {T, m.intermediate}, &e.silu_gate)) return false;
       p.layers.push_back(std::move(e));
     }
     m.probes.push_back(std::move(p));

@@ -5,7 +5,8 @@
 //   layer-000-gate.q8 ...   one file per MLP matrix, each a q8 blob (src/core/quant/q8_format.h):
 //                           a layer's gate fetches alone, before its up and down
 //   probes.bin              per probe: its input x (T, hidden) f32, then per layer silu(gate)
-//                           (T, inter) f16, precomputed so the page can draw before weights arrive
+//                           (T, inter) f32 (f16 in version 1), precomputed so the page can draw
+//                           before weights arrive
 //
 // A blob is a byte range [offset, offset + bytes) of a file, with its shape, its encoding and
 // the XXH3-64 of its bytes; readers verify the hash before use. The manifest parser is a pure
@@ -19,7 +20,9 @@
 #include "core/mlp_part.h"
 
 enum {
-  PACK_FORMAT_VERSION = 1,
+  // 2: silu_gate is stored as f32, the values the live path counts, so that a precomputed share
+  // equals the live one at every threshold (version 1 stored f16; still read).
+  PACK_FORMAT_VERSION = 2,
   PACK_MANIFEST_MAX_BYTES = 16 << 20,
   PACK_MAX_PROBES = 64,
   PACK_MAX_TOKENS = 4096,  // per probe
@@ -31,6 +34,8 @@ enum {
 #define PACK_ENC_Q8 "q8-row-v1"  // q8_format.h, version 1: int8, one f32 scale per row
 #define PACK_ENC_F32 "f32"
 #define PACK_ENC_F16 "f16"
+// The encoding of silu_gate in a pack of this version.
+const char* pack_silu_gate_encoding(int version);
 #define PACK_HIST_LO (-0.3)  // silu(gate) histogram bins: [-0.3, 2.9) in steps of 0.05, so that
 #define PACK_HIST_HI 2.9     // +-0.1 fall on bin edges; values outside go to the end bins
 #define PACK_THRESHOLD 0.1   // the lessons' "clearly open" / "clearly negative" line
@@ -56,7 +61,7 @@ struct pack_probe_layer {
   int layer = 0;
   double open = 0, negative = 0;  // shares of silu(gate) > +0.1 and < -0.1
   std::vector<int64_t> histogram;  // PACK_HIST_BINS counts over [PACK_HIST_LO, PACK_HIST_HI)
-  pack_blob silu_gate;            // f16 (T, inter)
+  pack_blob silu_gate;            // (T, inter): f32 (version 2), f16 (version 1)
 };
 
 struct pack_probe {
@@ -85,7 +90,11 @@ std::string pack_hash_hex(uint64_t h);           // 16 lowercase hex digits
 std::string pack_manifest_to_json(const pack_manifest& m);
 // Checks everything a reader relies on: version, dims, shapes and sizes of every blob against
 // the dims, file names that stay inside the pack, probes consistent with the layers.
+// The reason as data (core/read_error.h, for the page's words); the string form is the CLI's
+// English, "manifest.json: <where>: <reason>".
 bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::string* error);
+struct read_error;
+bool pack_manifest_parse(const std::string& text, pack_manifest* out, read_error* error);
 
 // The histogram bin of a silu(gate) value.
 int pack_hist_bin(float v);

@@ -111,7 +111,13 @@ bool pack_load_precomputed(byte_source* src, const pack_probe_layer& pl, std::ve
   if (!pack_blob_fits(src, pl.silu_gate, error)) return false;
   std::vector<unsigned char> raw((size_t)pl.silu_gate.bytes);
   if (!pack_read_blob(src, pl.silu_gate, raw.data(), error)) return false;
-  silu_gate->resize(raw.size() / 2);
-  dtype_to_f32(ST_DTYPE_F16, raw.data(), silu_gate->size(), silu_gate->data());
+  pack_values_to_f32(pl.silu_gate, raw.data(), silu_gate);
   return true;
+}
+
+void pack_values_to_f32(const pack_blob& b, const void* bytes, std::vector<float>* out) {
+  const bool f16 = b.encoding == PACK_ENC_F16;
+  out->resize((size_t)(b.bytes / (f16 ? 2 : 4)));
+  if (f16) dtype_to_f32(ST_DTYPE_F16, bytes, out->size(), out->data());
+  else std::memcpy(out->data(), bytes, out->size() * 4);
 }

@@ -46,3 +46,5 @@ bool pack_load_layer(byte_source* src, const pack_manifest& m, int layer, bool g
 bool pack_load_probe_input(byte_source* src, const pack_probe& p, std::vector<float>* x, std::string* error);
 bool pack_load_precomputed(byte_source* src, const pack_probe_layer& pl, std::vector<float>* silu_gate,
                            std::string* error);
+// Verified bytes of an f32 or f16 blob (the manifest parser checked its encoding and size) as f32.
+void pack_values_to_f32(const pack_blob& b, const void* bytes, std::vector<float>* out);

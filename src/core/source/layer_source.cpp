@@ -5,7 +5,7 @@
 
 void source_failure_add(std::vector<source_failure>* out, source_failure f) {
   for (const source_failure& g : *out)
-    if (g.file == f.file && g.error.fault == f.error.fault && g.error.detail == f.error.detail) return;
+    if (g.file == f.file && g.error.fault == f.error.fault && g.error.detail == f.error.detail && g.error.reason == f.error.reason) return;
   out->push_back(std::move(f));
 }
 

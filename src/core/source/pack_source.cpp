@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/checkpoint/dtype.h"
-
 pack_source::pack_source(fetch_client* client, const std::string& base_url, double now, pack_source_options options)
     : client_(client), base_(base_url), options_(options) {
   if (base_.empty() || base_.back() != '/') base_ += '/';
@@ -202,12 +200,10 @@ void pack_source::on_manifest(const fetch_response& r) {
     return;
   }
   const std::string text((const char*)r.body, r.n);
-  std::string err;
-  if (!pack_manifest_parse(text, &manifest_, &err)) {
+  read_error why;
+  if (!pack_manifest_parse(text, &manifest_, &why)) {
     manifest_failure_.error.fault = STREAM_FORMAT;
-    // The parser names the file first ("manifest.json: ..."): keep only its reason.
-    const std::string prefix = std::string(PACK_MANIFEST_FILE) + ": ";
-    manifest_failure_.error.detail = err.rfind(prefix, 0) == 0 ? err.substr(prefix.size()) : err;
+    manifest_failure_.error.reason = why;  // worded by the page, in its language
     phase_ = SOURCE_FAILED;
     return;
   }
@@ -248,7 +244,7 @@ void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double
     if (!pack_matrix_from_bytes(in.blob, bytes, n, &L.part[in.part], &err)) {
       bytes = nullptr;
       e.fault = err.find("checksum") != std::string::npos ? STREAM_CHECKSUM : STREAM_FORMAT;
-      e.detail = err;
+      e.reason = read_error_in(READ_AT_FILE, STR_READ_Q8_MATRIX);  // (err: the CLI's English, with q8's detail)
     } else {
       L.has[in.part] = true;
       L.last_used = ++use_clock_;
@@ -262,9 +258,7 @@ void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double
     inputs_[in.probe].resize(n / 4);
     std::memcpy(inputs_[in.probe].data(), bytes, n);
   } else if (in.kind == ITEM_PRECOMPUTED) {
-    std::vector<float>& v = precomputed_[in.probe][in.layer_index];
-    v.resize(n / 2);
-    dtype_to_f32(ST_DTYPE_F16, bytes, v.size(), v.data());
+    pack_values_to_f32(in.blob, bytes, &precomputed_[in.probe][in.layer_index]);
   }
   fetch_queue_done(&queue_, it);
   generation_++;

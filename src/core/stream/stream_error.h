@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/read_error.h"
+
 enum stream_fault {
   STREAM_OK,
   STREAM_NETWORK,        // no HTTP answer: offline, refused, or blocked by CORS
@@ -35,7 +37,8 @@ struct stream_error {
   int status = 0;       // the HTTP status, when there was one
   uint64_t got = 0, want = 0;  // bytes, for truncations
   double seconds = 0;          // the stall limit, for stalls
-  std::string detail;   // a parser's own words (file format errors), or the platform's
+  read_error reason;    // STREAM_FORMAT: why the bytes could not be read, as data (worded by the page)
+  std::string detail;   // what is no language: a dtype's name, a tensor name; or the platform's words
   bool failed() const { return fault != STREAM_OK; }
 };
 
