@@ -106,7 +106,9 @@ async function loadModel(context, url, conditions, done, gateRange) {
   let bytes = 0, weightBytes = 0;
   cdp.on("Network.requestWillBeSent", (e) => {
     const m = /bytes=(\d+)-(\d+)/.exec(e.request.headers.Range || e.request.headers.range || "");
-    reqs.set(e.requestId, { url: e.request.url, wall: e.wallTime * 1000 - e.timestamp * 1000, range: m ? [Number(m[1]), Number(m[2]) + 1] : null });
+    const prev = reqs.get(e.requestId);  // after the hub's 302 CDP no longer lists the Range header
+    reqs.set(e.requestId, { url: e.request.url, wall: e.wallTime * 1000 - e.timestamp * 1000,
+                            range: m ? [Number(m[1]), Number(m[2]) + 1] : prev ? prev.range : null });
   });
   const finished = [];
   cdp.on("Network.loadingFinished", (e) => {

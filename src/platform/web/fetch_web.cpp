@@ -114,6 +114,14 @@ EM_JS(void, js_idb_clear, (void), {
 // [SECTION] requests
 // One GET into memory; `done` gets success and failure alike (read f->status, then close it).
 // `range` ("bytes=0-99") and `progress` may be null.
+//
+// EMSCRIPTEN_FETCH_REPLACE (with -sFETCH_SUPPORT_INDEXEDDB=0, cmake/web.cmake) is what makes
+// cancelling safe: the XHR is opened, given its headers and sent inside emscripten_fetch. Without
+// it Emscripten 3.1.6 first looks in its own IndexedDB and opens the XHR later, from the fetch
+// struct; a request cancelled meanwhile (a host refusing CORS fails the source, which cancels
+// what is in flight) had its struct and header strings freed by emscripten_fetch_close, and the
+// late XHR read them: Chromium's "setRequestHeader ... non ISO-8859-1 code point", and a request
+// nobody could abort. js_fetch_started checks that the XHR exists once emscripten_fetch returns.
 static emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
                                   void (*progress)(emscripten_fetch_t*)) {
   emscripten_fetch_attr_t attr;
@@ -272,6 +280,8 @@ void on_fetch_progress(emscripten_fetch_t* f) {
   if (g_fetch.on_event) g_fetch.on_event();
 }
 
+EM_JS(int, js_fetch_started, (unsigned id), { return Fetch.xhrs[id - 1] ? 1 : 0; });
+
 void web_fetch::network(uint32_t id) {
   web_request& q = live[id];
   char range[64];
@@ -280,6 +290,8 @@ void web_fetch::network(uint32_t id) {
                   (unsigned long long)(q.begin + q.length - 1));
   q.fetch = fetch_web_get(q.url.c_str(), q.length > 0 ? range : nullptr, (void*)(uintptr_t)id, on_fetch_done,
                           on_fetch_progress);
+  // A deferred XHR could outlive a cancel (above): say so loudly, the browser tests fail on it.
+  if (q.fetch && !js_fetch_started(q.fetch->id)) emscripten_log(EM_LOG_ERROR, "fetch_web: the XHR for %s did not start at once", q.url.c_str());
 }
 
 uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) {
