@@ -6,13 +6,23 @@ target_sources(swiglu_core PRIVATE
   src/core/checkpoint_remote/tensor_chunks.cpp
   src/core/checkpoint_remote/checkpoint_source.cpp
   src/core/checkpoint_remote/source_choice.cpp
+  src/core/checkpoint_remote/model_offer.cpp
+  # the verified cache's byte budget (least recently used out), shared by the page and its twin
+  src/core/stream/cache_lru.cpp
 )
+
+# The live header's offer of the real model and the weight cache's Clear button.
+target_sources(swiglu_ui PRIVATE src/ui/live_header_extras.cpp)
+if(TARGET ui_tests)
+  target_sources(ui_tests PRIVATE tests/ui/ui_offer_test.cpp)
+endif()
 
 target_sources(core_tests PRIVATE
   tests/checkpoint_remote/model_location_test.cpp
   tests/checkpoint_remote/tensor_chunks_test.cpp
   tests/checkpoint_remote/url_model_test.cpp
   tests/checkpoint_remote/checkpoint_source_test.cpp
+  tests/checkpoint_remote/cache_lru_test.cpp
 )
 
 if(NOT EMSCRIPTEN)

@@ -13,10 +13,20 @@
 // layers; no warm visit, since the cold one did not finish caching).
 //
 //   node tools/stream_bench.mjs [--site build-wasm/site] [--native build-native] [--runs 3] [--skip-heap]
-//                               [--profile fast] [--first-only]
+//                               [--profile fast] [--first-only] [--checkpoint] [--skip-8b]
+//
+// --checkpoint measures model= instead (issue 13): a Qwen3.5-0.8B-shaped BF16 checkpoint from
+// tools/make_checkpoint served Hub-like (tools/hub_server.mjs: 302, Range, ETag, CORS), the gate
+// view's first *live* histogram against the moment the first gate matrix's bytes were in (CDP's
+// loadingFinished of the last request that overlaps layer 0's gate_proj), cold and warm; bytes
+// fetched; the page's work per gate matrix (copy + BF16 -> q8 conversion + cache record of its
+// chunks); the longest main-thread hold; the wasm heap; then the wasm heap while the gate view
+// shows one Llama-3-8B-sized layer (hidden 4096, intermediate 14336; made in a temp dir, removed).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { createHubServers } from "./hub_server.mjs";
 import { startSite, startServer, NETWORK_PROFILES } from "../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
@@ -70,7 +80,137 @@ async function load(context, url, conditions) {
   return { ...b, bytes, weightBytes };
 }
 
+// [SECTION] model=: a checkpoint read by byte ranges
+// Tensor name -> [begin, end) in the file, from a safetensors header (8-byte length, JSON).
+function tensorRanges(file) {
+  const fd = fs.openSync(file, "r");
+  const len = Buffer.alloc(8);
+  fs.readSync(fd, len, 0, 8, 0);
+  const n = Number(len.readBigUInt64LE(0));
+  const json = Buffer.alloc(n);
+  fs.readSync(fd, json, 0, n, 8);
+  fs.closeSync(fd);
+  const out = {};
+  for (const [k, v] of Object.entries(JSON.parse(json.toString())))
+    if (v.data_offsets) out[k] = [8 + n + v.data_offsets[0], 8 + n + v.data_offsets[1]];
+  return out;
+}
+
+// One visit of a model= link until `done` shows in the mirror: times in ms from navigation.
+async function loadModel(context, url, conditions, done, gateRange) {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  if (conditions) await cdp.send("Network.emulateNetworkConditions", conditions);
+  const reqs = new Map();
+  let bytes = 0, weightBytes = 0;
+  cdp.on("Network.requestWillBeSent", (e) => {
+    const m = /bytes=(\d+)-(\d+)/.exec(e.request.headers.Range || e.request.headers.range || "");
+    const prev = reqs.get(e.requestId);  // after the hub's 302 CDP no longer lists the Range header
+    reqs.set(e.requestId, { url: e.request.url, wall: e.wallTime * 1000 - e.timestamp * 1000,
+                            range: m ? [Number(m[1]), Number(m[2]) + 1] : prev ? prev.range : null });
+  });
+  const finished = [];
+  cdp.on("Network.loadingFinished", (e) => {
+    const r = reqs.get(e.requestId);
+    bytes += e.encodedDataLength;
+    if (r && /\.safetensors$/.test(new URL(r.url).pathname) && r.range) {
+      if (r.range[1] - r.range[0] > 256 * 1024) weightBytes += e.encodedDataLength;  // not a header read
+      finished.push({ range: r.range, wall: r.wall + e.timestamp * 1000 });
+    }
+  });
+  await page.addInitScript((doneText) => {
+    window.labBench = { firstLive: 0, done: 0 };
+    const tick = () => {
+      const text = (document.getElementById("lab-text") || {}).textContent || "";
+      if (!window.labBench.firstLive && /: \(live\)/.test(text)) window.labBench.firstLive = performance.timeOrigin + performance.now();
+      if (text.includes(doneText)) window.labBench.done = performance.timeOrigin + performance.now();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }, done);
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForFunction(() => window.labBench && window.labBench.done, null, { timeout: 1800000, polling: 200 });
+  const b = await page.evaluate(() => ({ firstLive: window.labBench.firstLive, done: window.labBench.done, answer: Module._lab_bench_max_answer_ms(),
+                                          work: Module._lab_bench_total_answer_ms(), app: Module._lab_bench_max_app_frame_ms(),
+                                          heap: HEAP8.length, nav: performance.timeOrigin }));
+  await page.close();
+  // The first gate matrix's bytes are in when the last request overlapping it has finished.
+  const gateIn = finished.filter((f) => gateRange && f.range[0] < gateRange[1] && f.range[1] > gateRange[0])
+                         .reduce((a, f) => Math.max(a, f.wall), 0);
+  return { firstLive: b.firstLive - b.nav, gateIn: gateIn ? gateIn - b.nav : 0, done: b.done - b.nav, answer: b.answer, app: b.app,
+           work: b.work, heap: b.heap, bytes, weightBytes, wall: Date.now() - t0 };
+}
+
+async function checkpointBench(site) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-bench-hub-"));
+  try {
+    const dir = path.join(root, "swiglu-lab", "qwen-shaped");
+    execFileSync(path.join(native, "make_checkpoint"), ["--out", dir], { stdio: "ignore" });
+    const ranges = tensorRanges(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".safetensors"))));
+    const gate0 = ranges["model.language_model.layers.0.mlp.gate_proj.weight"];
+    const hub = createHubServers(root, {});
+    await new Promise((r) => hub.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${hub.hub.address().port}`;
+    const url = site.base + `#v=1&view=gates&model=${base}/swiglu-lab/qwen-shaped/resolve/main/`;
+    console.log("model=: gate view of a Qwen3.5-0.8B-shaped BF16 checkpoint (layers 0, 11, 23) served Hub-like; median of " + runs);
+    console.log("'gate in': the first gate matrix's bytes are in; 'first live': the first live histogram; 'work/gate': copy + conversion +");
+    console.log("cache record per gate matrix (all answers' work / 3); 'hold': the longest the page held the main thread at once, in one\n" +
+                "answer (copy, conversion, cache record of one chunk) / in one frame's UI work\n");
+    console.log("profile                           visit    gate in   first live  live - gate in   all live  work/gate  hold answer/frame  weights MB   all MB  heap MB");
+    for (const profile of PROFILES) {
+      const rows = { cold: [], warm: [] };
+      for (let i = 0; i < runs; i++) {
+        const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        rows.cold.push(await loadModel(context, url, profile.conditions, "Layer 23: (live)", gate0));
+        rows.warm.push(await loadModel(context, url, profile.conditions, "Layer 23: (live)", gate0));
+        await context.close();
+      }
+      for (const visit of ["cold", "warm"]) {
+        const r = rows[visit];
+        const med = (f) => median(r.map(f));
+        console.log(profile.name.padEnd(34) + visit.padEnd(6) +
+          (visit === "cold" ? `${med((x) => x.gateIn).toFixed(0)} ms` : "-").padStart(10) +
+          `${med((x) => x.firstLive).toFixed(0)} ms`.padStart(13) +
+          (visit === "cold" ? `${med((x) => x.firstLive - x.gateIn).toFixed(0)} ms` : "-").padStart(17) +
+          `${med((x) => x.done).toFixed(0)} ms`.padStart(11) +
+          `${med((x) => x.work / 3).toFixed(0)} ms`.padStart(11) +
+          `${med((x) => x.answer).toFixed(0)}/${med((x) => x.app).toFixed(0)} ms`.padStart(12) +
+          `${med((x) => x.weightBytes / 1e6).toFixed(2)}`.padStart(13) +
+          `${med((x) => x.bytes / 1e6).toFixed(2)}`.padStart(9) +
+          `${med((x) => x.heap / 1048576).toFixed(0)}`.padStart(9));
+      }
+    }
+    hub.close();
+    if (args.includes("--skip-8b")) return;
+    // One Llama-3-8B-sized layer (hidden 4096, intermediate 14336): its gate matrix alone is 117 MB
+    // of BF16 and 59 MB of q8. One layer, so the temp checkpoint is as small as it can be.
+    const big = path.join(root, "swiglu-lab", "llama8b-layer");
+    console.log("\nmaking a one-layer Llama-3-8B-sized checkpoint in " + root + " (removed afterwards)...");
+    execFileSync(path.join(native, "make_checkpoint"), ["--out", big, "--naming", "llama", "--hidden", "4096", "--intermediate", "14336",
+      "--num-layers", "1", "--vocab", "256", "--no-index"], { stdio: "ignore" });
+    const bigRanges = tensorRanges(path.join(big, "model.safetensors"));
+    const hub2 = createHubServers(root, {});
+    await new Promise((r) => hub2.listen(0, "127.0.0.1", r));
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const r = await loadModel(context, site.base + `#v=1&view=gates&pl=0&model=http://127.0.0.1:${hub2.hub.address().port}/swiglu-lab/llama8b-layer/resolve/main/`,
+                              null, "Layer 0: (live)", bigRanges["model.layers.0.mlp.gate_proj.weight"]);
+    await context.close();
+    hub2.close();
+    console.log("one Llama-3-8B-sized layer's gate histogram, loopback, cold:");
+    console.log(`  gate in ${r.gateIn.toFixed(0)} ms, live ${r.firstLive.toFixed(0)} ms, work ${r.work.toFixed(0)} ms, hold ${Math.max(r.answer, r.app).toFixed(0)} ms, ` +
+                `weights ${(r.weightBytes / 1e6).toFixed(1)} MB, wasm heap ${(r.heap / 1048576).toFixed(0)} MB`);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const site = await startSite(siteDir);
+if (args.includes("--checkpoint")) {
+  try { await checkpointBench(site); } finally { await site.close(); }
+  process.exit(0);
+}
 try {
   console.log("gate histograms of the default pack (3 layers), from opening the link; median of " + runs);
   console.log("profile                           visit         first frame       first histogram  all live  frame p95  our max  KB fetched  weights KB");

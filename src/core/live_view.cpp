@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/checkpoint_remote/model_offer.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
 #include "core/strings.h"
@@ -134,6 +135,8 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
            std::to_string(c.tokens) + ")" + tr(STR_MIRROR_COLON) + tokens + "\n";
   }
   for (const std::string& line : live_status_lines(src)) out += line + "\n";
+  if (c.ready && model_offer_shown(*ls)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
+  if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
   return out;
 }
 

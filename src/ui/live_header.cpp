@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
+#include "ui/live_header_extras.h"
 #include "ui/widgets.h"
 
 static void layer_picker(lab_state* s, const source_model& m, const live_choice& c, bool several) {
@@ -56,7 +57,9 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
   layer_source* src = ls->source.get();
   if (c.ready) {
     source_lines(s, src->model(), c, src);
+    model_offer_draw(s, ls, c);
     layer_picker(s, src->model(), c, pick_layers);
+    cache_clear_draw(ls);
   }
   const std::vector<std::string> status = live_status_lines(src);
   if (status.empty()) return;

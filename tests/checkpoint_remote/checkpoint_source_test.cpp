@@ -306,6 +306,22 @@ TEST_CASE("checkpoint source: residency is bounded in bytes", "[checkpoint_remot
   }
 }
 
+TEST_CASE("checkpoint source: a gate matrix in chunks loads in a budget that holds it but not a second", "[checkpoint_remote]") {
+  // A Llama-3-8B-sized layer on a phone: its gate alone (59 MB of q8) fits the 64 MiB budget, its
+  // up would not fit beside it. The gate view wants the gate only: every chunk must come.
+  ckpt_fixture f(pack_test_checkpoint(ckpt_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_BF16, 1)));
+  const uint64_t matrix = q8_matrix_blob_bytes(1022, 252);
+  f.opt.resident_bytes = matrix + matrix / 2;
+  f.opt.chunk_bytes = 16 * 1024;  // several chunks per matrix
+  f.open();
+  f.settle();
+  f.src->want({0}, -1);
+  f.settle();
+  CHECK(f.src->matrix(0, MLP_GATE) != nullptr);
+  CHECK(f.src->resident_bytes() <= matrix + matrix / 2);
+  CHECK(f.src->failures().empty());
+}
+
 // [SECTION] faults
 
 static mem_files small_checkpoint() { return pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)); }

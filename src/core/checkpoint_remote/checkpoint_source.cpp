@@ -490,18 +490,18 @@ void checkpoint_source::free_matrix(matrix_state* m) {
 }
 
 // Frees least recently used layers (never the one wanted whole, never one whose gate results are
-// wanted, never one with a chunk in flight) until this layer's next matrix fits the byte budget.
-// A matrix being filled counts whole from its first chunk on.
-bool checkpoint_source::make_room(int for_layer) {
+// wanted, never one with a chunk in flight) until the matrix this chunk fills fits the byte budget.
+// A matrix being filled counts whole from its first chunk on. (Only that matrix: counting the
+// layer's unwanted up / down too stalled a Llama-3-8B-sized gate after its first chunk.)
+bool checkpoint_source::make_room(int for_layer, int part) {
   auto occupied = [&]() {
     uint64_t b = 0;
     for (const layer_state& L : layers_)
       for (const matrix_state& m : L.part) b += m.blob ? m.bytes : 0;
     return b;
   };
-  uint64_t next = 0;
-  for (const matrix_state& m : layers_[for_layer].part)
-    if (!m.blob) next = std::max<uint64_t>(next, m.bytes);
+  const matrix_state& filling = layers_[for_layer].part[part];
+  const uint64_t next = filling.blob ? 0 : filling.bytes;
   while (occupied() + next > options_.resident_bytes) {
     int victim = -1;
     for (size_t l = 0; l < layers_.size(); l++) {
@@ -536,7 +536,7 @@ void checkpoint_source::pump(double now) {
     if (!it) break;
     const item_info& in = info_[it->owner_tag];
     if (in.kind == ITEM_CHUNK) {
-      if (!make_room(in.layer_index)) break;
+      if (!make_room(in.layer_index, in.part)) break;
       matrix_state& m = layers_[in.layer_index].part[in.part];
       if (!m.blob) {
         m.blob = ::operator new(m.bytes, std::align_val_t(Q8_ALIGN));

@@ -127,7 +127,7 @@ struct checkpoint_source final : layer_source, fetch_sink {
   void compute_inputs();
   bool on_tensor_answer(fetch_item* it, const item_info& in, const fetch_response& r, stream_error* e);
   void mark_needs();
-  bool make_room(int layer_index);
+  bool make_room(int layer_index, int part);
   void free_matrix(matrix_state* m);
   bool layer_loading(int layer_index) const;
   std::string tensor_key(int shard, const std::string& what) const;

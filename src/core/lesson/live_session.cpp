@@ -75,6 +75,7 @@ void live_session_close(live_session* ls) {
   ls->tokens = token_experiments();
   ls->unit = unit_weights();
   ls->fonts_asked = false;
+  ls->cache_note.clear();
 }
 
 live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, fetch_client* client, double now,
@@ -85,6 +86,7 @@ live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, 
     ls->location = location;
     ls->source.reset(source_choice_open(source_choice_for(s, LIVE_DEFAULT_PACK), client, now, stall_seconds));
   }
+  ls->needs = needs;
   layer_source* src = ls->source.get();
   live_choice c = live_resolve(s, src);
   if (c.ready) {

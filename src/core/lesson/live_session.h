@@ -52,6 +52,8 @@ struct live_session {
   token_experiments tokens;
   unit_weights unit;
   bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
+  int needs = 0;             // what the current view needs (LIVE_*), as the last frame said
+  std::string cache_note;    // the weight cache's Clear button's confirmation, until the next source
 };
 
 // Which source a state names, as a key that changes exactly when another must open

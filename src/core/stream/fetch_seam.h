@@ -50,5 +50,7 @@ struct fetch_client {
   // The sink is going away: nothing more is delivered to it (requests, store answers).
   virtual void forget_sink(fetch_sink* sink) = 0;
   // Forgets every cached blob whose key starts with prefix ("" = all): the page's "clear cache".
-  virtual void cache_clear(const std::string& prefix) { (void)prefix; }
+  // Returns the bytes it freed. Both transports bound the cache the same way (cache_lru.h).
+  virtual uint64_t cache_clear(const std::string& prefix) { (void)prefix; return 0; }
+  virtual uint64_t cache_bytes() const { return 0; }  // what the verified cache holds now
 };

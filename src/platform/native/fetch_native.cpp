@@ -40,22 +40,33 @@ size_t native_fetch::pending() const {
 }
 
 void native_fetch::cache_store(fetch_sink* sink, const std::string& key, const void* data, size_t n) {
-  if (cache_used + n > cache_quota) {
+  if (!lru.admit(n)) return;  // larger than the whole budget: not kept (the page does the same)
+  const size_t before = cache.count(key) ? cache[key].size() : 0;
+  if (cache_used - before + n > cache_quota) {
     store_failures.push_back({sink, "quota"});
     return;
   }
-  cache_used += n;
+  cache_used = cache_used - before + n;
   cache[key].assign((const char*)data, n);
+  lru.put(key, n);
+  for (const std::string& old : lru.evictions()) {
+    cache_used -= cache[old].size();
+    cache.erase(old);
+  }
 }
 
-void native_fetch::cache_clear(const std::string& prefix) {
+uint64_t native_fetch::cache_clear(const std::string& prefix) {
+  uint64_t freed = 0;
   for (auto it = cache.begin(); it != cache.end();)
     if (it->first.rfind(prefix, 0) == 0) {
       cache_used -= it->second.size();
+      freed += it->second.size();
+      lru.erase(it->first);
       it = cache.erase(it);
     } else {
       ++it;
     }
+  return freed;
 }
 
 // One request's answer; false when it stalls.
@@ -64,6 +75,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   auto hit = q.cache_key.empty() ? cache.end() : cache.find(q.cache_key);
   if (hit != cache.end() && (q.cache_first || offline)) {
     cache_hits++;
+    lru.touch(q.cache_key);
     *body = hit->second;
     r->status = 200;
     r->from_cache = true;

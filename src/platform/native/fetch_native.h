@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/io/byte_source.h"
+#include "core/stream/cache_lru.h"
 #include "core/stream/fetch_seam.h"
 
 struct fetch_fault {
@@ -29,7 +30,8 @@ struct native_fetch : fetch_client {
   std::string base;  // URLs under this prefix map to files; others are 404
   std::map<std::string, fetch_fault> faults;  // by file name
   std::map<std::string, std::string> cache;
-  size_t cache_quota = (size_t)-1, cache_used = 0;
+  size_t cache_quota = (size_t)-1, cache_used = 0;  // the storage's quota (full: "quota")
+  cache_lru lru;  // the cache's own byte budget, as in the page: least recently used out
   bool offline = false;  // every network request fails (status 0)
   // A cancelled request still answers (the browser raced the cancel): sinks must drop it.
   bool answer_after_cancel = false;
@@ -42,7 +44,8 @@ struct native_fetch : fetch_client {
   void fetch_cancel(uint32_t id) override;
   void forget_sink(fetch_sink* sink) override;
   void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) override;
-  void cache_clear(const std::string& prefix) override;
+  uint64_t cache_clear(const std::string& prefix) override;
+  uint64_t cache_bytes() const override { return lru.bytes(); }
   // Answers every pending request (in order) into its sink, as the browser would between
   // frames; stalled ones stay pending. Returns how many were answered.
   int deliver(double now);

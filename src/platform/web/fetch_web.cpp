@@ -13,19 +13,49 @@
 #include <string>
 #include <vector>
 
+#include "core/stream/cache_lru.h"
 #include "platform/platform.h"
 
-// [SECTION] IndexedDB: one object store of verified blobs, keyed by pack URL, file, offset, xxh3.
+// [SECTION] IndexedDB: "blobs" holds verified blobs by key (a pack's file, a checkpoint's chunk);
+// "meta" holds each blob's [bytes, use stamp], written in the same transaction, so the cache's
+// byte budget (core/stream/cache_lru.h) survives a reload. Version 1 had no "meta": its blobs go.
 EM_JS(void, js_idb_open, (void), {
   if (Module.labIdb) return;
   Module.labIdb = new Promise((resolve, reject) => {
     if (!self.indexedDB) return reject(new Error("no IndexedDB"));
-    const open = indexedDB.open("swiglu-lab", 1);
-    open.onupgradeneeded = () => open.result.createObjectStore("blobs");
-    open.onsuccess = () => resolve(open.result);
+    const open = indexedDB.open("swiglu-lab", 2);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      if (db.objectStoreNames.contains("blobs")) open.transaction.objectStore("blobs").clear();
+      else db.createObjectStore("blobs");
+      if (!db.objectStoreNames.contains("meta")) db.createObjectStore("meta");
+    };
     open.onerror = () => reject(open.error);
+    // Every get and put waits for this: the budget's bookkeeping knows every stored blob first.
+    open.onsuccess = () => {
+      const db = open.result;
+      const tx = db.transaction("meta");
+      const cursor = tx.objectStore("meta").openCursor();
+      cursor.onsuccess = () => {
+        const c = cursor.result;
+        if (!c) return;
+        const k = String(c.key), n = lengthBytesUTF8(k) + 1, p = _malloc(n);
+        stringToUTF8(k, p, n);
+        Module._lab_cache_index_add(p, Number(c.value[0]) || 0, Number(c.value[1]) || 0);
+        _free(p);
+        c.continue();
+      };
+      tx.oncomplete = () => { Module._lab_cache_index_done(); resolve(db); };
+      tx.onerror = () => { Module._lab_cache_index_done(); resolve(db); };
+    };
   });
   Module.labIdb.catch(() => {});  // reported where it is used
+});
+
+// The test-only budget (tests/browser: `self.labTestCacheBudget` set before the page starts), so
+// a test can fill the cache past its bound with a few small files. 0: the real budget.
+EM_JS(double, js_test_cache_budget, (void), {
+  return self.labTestCacheBudget > 0 ? Number(self.labTestCacheBudget) : 0;
 });
 
 EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
@@ -44,12 +74,13 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
   }).catch(() => Module._lab_on_cache_answer(id, 0, 0));
 });
 
-EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size_t n), {
+EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size_t n, double used), {
   const k = UTF8ToString(key);
   const bytes = HEAPU8.slice(data, data + n);  // a copy: the wasm heap may move
   Module.labIdb.then((db) => new Promise((resolve, reject) => {
-    const tx = db.transaction("blobs", "readwrite");
+    const tx = db.transaction(["blobs", "meta"], "readwrite");
     tx.objectStore("blobs").put(bytes.buffer, k);
+    tx.objectStore("meta").put([n, used], k);
     tx.oncomplete = resolve;
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
@@ -57,9 +88,40 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
            (e) => Module._lab_on_cache_stored(store, e && e.name === "QuotaExceededError" ? 1 : 2));
 });
 
+// A read counts as use: the blob's stamp moves to the newest.
+EM_JS(void, js_idb_touch, (const char* key, double n, double used), {
+  const k = UTF8ToString(key);
+  Module.labIdb.then((db) => { db.transaction("meta", "readwrite").objectStore("meta").put([n, used], k); }).catch(() => {});
+});
+
+EM_JS(void, js_idb_delete, (const char* key), {
+  const k = UTF8ToString(key);
+  Module.labIdb.then((db) => {
+    const tx = db.transaction(["blobs", "meta"], "readwrite");
+    tx.objectStore("blobs").delete(k);
+    tx.objectStore("meta").delete(k);
+  }).catch(() => {});
+});
+
+EM_JS(void, js_idb_clear, (void), {
+  Module.labIdb.then((db) => {
+    const tx = db.transaction(["blobs", "meta"], "readwrite");
+    tx.objectStore("blobs").clear();
+    tx.objectStore("meta").clear();
+  }).catch(() => {});
+});
+
 // [SECTION] requests
 // One GET into memory; `done` gets success and failure alike (read f->status, then close it).
 // `range` ("bytes=0-99") and `progress` may be null.
+//
+// EMSCRIPTEN_FETCH_REPLACE (with -sFETCH_SUPPORT_INDEXEDDB=0, cmake/web.cmake) is what makes
+// cancelling safe: the XHR is opened, given its headers and sent inside emscripten_fetch. Without
+// it Emscripten 3.1.6 first looks in its own IndexedDB and opens the XHR later, from the fetch
+// struct; a request cancelled meanwhile (a host refusing CORS fails the source, which cancels
+// what is in flight) had its struct and header strings freed by emscripten_fetch_close, and the
+// late XHR read them: Chromium's "setRequestHeader ... non ISO-8859-1 code point", and a request
+// nobody could abort. js_fetch_started checks that the XHR exists once emscripten_fetch returns.
 static emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
                                   void (*progress)(emscripten_fetch_t*)) {
   emscripten_fetch_attr_t attr;
@@ -89,8 +151,10 @@ struct web_fetch : fetch_client {
   void (*on_event)() = nullptr;
   std::map<uint32_t, web_request> live;
   uint32_t next_id = 1;
-  std::map<uint32_t, fetch_sink*> store_sinks;  // who stored what, for quota answers (by store id)
+  struct pending_store { fetch_sink* sink; std::string key; };
+  std::map<uint32_t, pending_store> store_sinks;  // who stored what, for quota answers (by store id)
   uint32_t next_store = 1;
+  cache_lru lru;  // the cache's byte budget: one policy for packs and checkpoints
 
   uint32_t fetch_start(fetch_sink* sink, const fetch_request& request) override;
   void fetch_cancel(uint32_t id) override;
@@ -99,15 +163,32 @@ struct web_fetch : fetch_client {
     for (const auto& kv : live)
       if (kv.second.sink == sink) ids.push_back(kv.first);
     for (uint32_t id : ids) fetch_cancel(id);
-    for (auto it = store_sinks.begin(); it != store_sinks.end();) it = it->second == sink ? store_sinks.erase(it) : std::next(it);
+    for (auto it = store_sinks.begin(); it != store_sinks.end();) it = it->second.sink == sink ? store_sinks.erase(it) : std::next(it);
   }
   void cache_store(fetch_sink* sink, const std::string& key, const void* data, size_t n) override {
+    if (!lru.admit(n)) return;  // larger than the whole budget: not kept
     const uint32_t store = next_store++;
-    store_sinks[store] = sink;
-    js_idb_put(store, key.c_str(), data, n);
+    store_sinks[store] = {sink, key};
+    js_idb_put(store, key.c_str(), data, n, (double)lru.put(key, n));
+    evict();
   }
+  void evict() {
+    for (const std::string& old : lru.evictions()) js_idb_delete(old.c_str());
+  }
+  uint64_t cache_clear(const std::string& prefix) override {
+    if (!prefix.empty()) {
+      uint64_t freed = 0;
+      for (const std::string& k : lru.keys())
+        if (k.rfind(prefix, 0) == 0) freed += lru.bytes_of(k), lru.erase(k), js_idb_delete(k.c_str());
+      return freed;
+    }
+    js_idb_clear();
+    return lru.clear();
+  }
+  uint64_t cache_bytes() const override { return lru.bytes(); }
   void network(uint32_t id);
   double max_answer_ms = 0;  // the longest hash + copy + conversion of one answer (the benchmark reads it)
+  double total_answer_ms = 0;  // all answers' work together (the benchmark divides it per matrix)
   void answer(uint32_t id, const fetch_response& r) {
     auto it = live.find(id);
     if (it == live.end()) return;
@@ -116,6 +197,7 @@ struct web_fetch : fetch_client {
     const double t0 = emscripten_get_now();
     sink->on_fetch_response(id, r, platform_now_seconds());
     max_answer_ms = std::max(max_answer_ms, emscripten_get_now() - t0);
+    total_answer_ms += emscripten_get_now() - t0;
     if (on_event) on_event();
   }
 };
@@ -198,6 +280,8 @@ void on_fetch_progress(emscripten_fetch_t* f) {
   if (g_fetch.on_event) g_fetch.on_event();
 }
 
+EM_JS(int, js_fetch_started, (unsigned id), { return Fetch.xhrs[id - 1] ? 1 : 0; });
+
 void web_fetch::network(uint32_t id) {
   web_request& q = live[id];
   char range[64];
@@ -206,6 +290,8 @@ void web_fetch::network(uint32_t id) {
                   (unsigned long long)(q.begin + q.length - 1));
   q.fetch = fetch_web_get(q.url.c_str(), q.length > 0 ? range : nullptr, (void*)(uintptr_t)id, on_fetch_done,
                           on_fetch_progress);
+  // A deferred XHR could outlive a cancel (above): say so loudly, the browser tests fail on it.
+  if (q.fetch && !js_fetch_started(q.fetch->id)) emscripten_log(EM_LOG_ERROR, "fetch_web: the XHR for %s did not start at once", q.url.c_str());
 }
 
 uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) {
@@ -258,6 +344,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
     g_fetch.network(id);
     return;
   }
+  const std::string& key = it->second.key;  // a read is a use: the newest for the budget
+  const uint64_t used = g_fetch.lru.has(key) ? g_fetch.lru.touch(key) : g_fetch.lru.put(key, n);
+  js_idb_touch(key.c_str(), (double)n, (double)used);
+  g_fetch.evict();
   fetch_response r;
   r.status = 200;
   r.from_cache = true;
@@ -269,16 +359,27 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int failure) {
   auto it = g_fetch.store_sinks.find(store);
   if (it == g_fetch.store_sinks.end()) return;
-  fetch_sink* sink = it->second;
+  fetch_sink* sink = it->second.sink;
+  if (failure != 0) g_fetch.lru.erase(it->second.key);  // not kept: not counted
   g_fetch.store_sinks.erase(it);
   if (failure == 0) return;
   sink->on_store_failed(failure == 1 ? "quota" : "unavailable");  // still there: forget_sink would have dropped it
   if (g_fetch.on_event) g_fetch.on_event();
 }
 
+// The budget's bookkeeping, rebuilt from "meta" as the database opens; then anything over the
+// budget (a smaller one than last visit's) goes.
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_add(const char* key, double bytes, double used) {
+  g_fetch.lru.load(key, (uint64_t)bytes, (uint64_t)used);
+}
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_done() { g_fetch.evict(); }
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_cache_bytes() { return (double)g_fetch.lru.bytes(); }
+
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_answer_ms() { return g_fetch.max_answer_ms; }
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_total_answer_ms() { return g_fetch.total_answer_ms; }
 
 fetch_client* fetch_web_client(void (*on_event)()) {
+  if (!g_fetch.on_event && js_test_cache_budget() > 0) g_fetch.lru.set_budget((uint64_t)js_test_cache_budget());
   js_idb_open();
   g_fetch.on_event = on_event;
   return &g_fetch;

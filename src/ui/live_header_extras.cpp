@@ -1,0 +1,32 @@
+// The real model's offer and the cache's Clear button (see live_header_extras.h).
+#include "ui/live_header_extras.h"
+
+#include "core/checkpoint_remote/model_offer.h"
+#include "imgui.h"
+#include "platform/platform.h"
+#include "core/stream/fetch_seam.h"
+#include "ui/item_probe.h"
+#include "ui/widgets.h"
+
+void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c) {
+  if (!c.ready || !model_offer_shown(*ls)) return;
+  const uint64_t bytes = model_offer_bytes(*ls, c);
+  std::string label = model_offer_button(bytes);
+  if (ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x > ImGui::GetContentRegionAvail().x)
+    label = model_offer_button(bytes, true);
+  if (ImGui::SmallButton(label.c_str())) model_offer_apply(s);  // the link follows the state
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model_offer_detail(bytes).c_str());
+  item_probe("model-offer");
+}
+
+void cache_clear_draw(live_session* ls) {
+  fetch_client* client = platform_fetch_client();
+  const uint64_t held = client ? client->cache_bytes() : 0;
+  if (held > 0) {
+    const std::string label = cache_clear_button(held);
+    widget_same_line_if_fits(widget_button_width(label.c_str()));
+    if (ImGui::SmallButton(label.c_str())) ls->cache_note = cache_cleared_text(client->cache_clear(""));
+    item_probe("cache-clear");
+  }
+  if (!ls->cache_note.empty()) widget_text_wrapped(ls->cache_note);
+}
