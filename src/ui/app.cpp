@@ -2,6 +2,7 @@
 #include "ui/app.h"
 
 #include "core/checkpoint_remote/source_choice.h"
+#include "core/glossary.h"
 #include "core/lab_text.h"
 #include "core/live_view.h"
 #include "core/strings.h"
@@ -44,6 +45,7 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   app->notices.clear();
   strings_set_lang(app->state.lang);
   for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
+  widget_term_close();
   panels_reset(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
   app->written_fragment.clear();  // rewrite the canonical form of what was read
 }
@@ -149,6 +151,7 @@ static std::string lesson_mirror_text(lab_app* app) {
   std::string out = faq_text(app->state.view, app->faq_open);
   panel_frame f = {&app->state, &app->live, &app->choice, 0};
   out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
+  if (widget_term_open() >= 0) out += glossary_mirror_text(glossary_id(widget_term_open())) + "\n";
   strings_set_lang(saved);
   return out;
 }
@@ -272,6 +275,7 @@ void lab_app_frame(lab_app* app, double now) {
   faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();
+  widget_term_popup_draw();
   item_probe_end_frame();
   app->layout_settling = widget_layout_changed();
   sync_outputs(app);

@@ -114,7 +114,7 @@ static void layer_column(const gate_row& r, double thr, float width) {
 }
 
 static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
-  widget_text_wrapped(tr(STR_GATES_INTRO));
+  widget_prose(tr(STR_GATES_INTRO));
   if (!c.ready) return;
   // Threshold and which tokens.
   // A drag moves it by 0.01; a typed value keeps up to 3 decimals (the link carries them).

@@ -302,7 +302,7 @@ static void draw_fixed_gate(const lab_state* s) {
 }
 
 static void hand_draw(hand_panel* panel, lab_state* s, double now) {
-  widget_text_wrapped(tr(STR_HAND_INTRO));
+  widget_prose(tr(STR_HAND_INTRO));
   draw_controls(panel, s, now);
   ImGui::Spacing();
   hand_trace t = hand_forward(s->x, s->w);
@@ -313,7 +313,7 @@ static void hand_draw(hand_panel* panel, lab_state* s, double now) {
   t = hand_forward(s->x, s->w);  // edits above take effect in the same frame below
   draw_formula(s, t);
   draw_gate_bars(s, t);
-  if (s->step >= HAND_STEP_SILU) widget_text_wrapped(tr(STR_HAND_GATE_NOTE));
+  if (s->step >= HAND_STEP_SILU) widget_prose(tr(STR_HAND_GATE_NOTE));
   ImGui::Spacing();
   draw_and();
   draw_fixed_gate(s);

@@ -199,7 +199,7 @@ static void draw_readout(lab_state* s) {
 
 static void silu_draw(lab_state* s) {
   float fs = ImGui::GetFontSize();
-  widget_text_wrapped(tr(STR_SILU_INTRO));
+  widget_prose(tr(STR_SILU_INTRO));
   // The legend names every curve on the plot, the overlays too.
   struct entry { ImU32 color; const char* label; bool shown; };
   const entry legend[] = {{COLOR_SILU, "SiLU(z) = z·sigmoid(z)", true},

@@ -222,7 +222,7 @@ static void vector_plot(const char* label, const char* probe_name, const std::ve
 }
 
 static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const live_choice& c) {
-  widget_text_wrapped(tr(STR_WEIGHTS_INTRO));
+  widget_prose(tr(STR_WEIGHTS_INTRO));
   if (!c.ready) return;
   ImGui::AlignTextToFramePadding();
   widget_text(tr(STR_WEIGHTS_MATRIX));

@@ -5,6 +5,7 @@
 // a lesson path with lock=1 and ui=present.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -28,6 +29,8 @@
 #include "ui/quiz_panel.h"
 #include "ui/item_probe.h"
 #include "ui/page_style.h"
+#include "ui/focus.h"
+#include "ui/widgets.h"
 
 namespace {  // this file's own page driver (ui_test.cpp has its own)
 
@@ -452,4 +455,162 @@ TEST_CASE("ui=present draws larger type; the same link without it is the normal 
   }
   CHECK((present.y1 - present.y0) > 1.2f * (normal.y1 - normal.y0));  // type x1.4, paddings as they were
   CHECK((present.x1 - present.x0) > 1.2f * (normal.x1 - normal.x0));
+}
+
+// [SECTION] glossary terms marked in the views' prose (issue 14)
+
+namespace {
+std::string focused() { return focus_current_id() ? focus_current_name() : ""; }
+
+bool tab_to(lesson_page& page, const std::string& name, int limit = 80) {
+  for (int i = 0; i < limit; ++i) {
+    page.press(KEY_TAB);
+    if (focused() == name) return true;
+  }
+  return false;
+}
+
+// A text the page printed this frame (a popup's or tooltip's definition), on screen.
+bool printed(const std::string& text) {
+  for (const item_record& r : item_probe_all())
+    if (r.text == text) return r.reachable;
+  return false;
+}
+
+// A tap on the page's background: no control, no term under it.
+void tap_background(lesson_page& page) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(2, io.DisplaySize.y * 0.5f);
+  page.frame();
+  io.MouseDown[0] = true;
+  page.frame();
+  io.MouseDown[0] = false;
+  page.frame();
+}
+}  // namespace
+
+TEST_CASE("glossary in prose: a marked term opens its definition by tap, in a popup on screen, and the mirror carries it") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (screen sc : SCREENS) {
+      INFO((l == LAB_LANG_EN ? "en" : "zh") << " at " << sc.w);
+      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      strings_set_lang(l);
+      const std::string opened = glossary_mirror_text(GLOSSARY_SWIGLU);
+      const std::string def = tr_in(l, STR_DEF_SWIGLU);
+      REQUIRE(item_probe_get("gloss-swiglu"));  // the intro's "SwiGLU" is marked
+      CHECK(item_probe_get("gloss-swiglu")->reachable);
+      CHECK(item_probe_get("gloss-silu"));      // and its "silu(" too
+      CHECK_FALSE(contains(page.mirror(), opened));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      page.click("gloss-swiglu");
+      page.frame();
+      CHECK(page.app.state.view == LAB_VIEW_HAND);  // nothing else happened
+      CHECK(contains(page.mirror(), opened));
+      item_rect popup;
+      REQUIRE(item_probe_find("glossary-popup", &popup));
+      CHECK(popup.x0 >= 0);
+      CHECK(popup.x1 <= sc.w);  // on a phone too: wrapped to the screen
+      CHECK(popup.y1 <= sc.h);
+      CHECK(printed(def));
+      // A tap on the same term closes it; another term opens its own.
+      page.click("gloss-swiglu");
+      CHECK_FALSE(contains(page.mirror(), opened));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      page.click("gloss-silu");
+      CHECK(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SILU)));
+      // A tap elsewhere closes it.
+      tap_background(page);
+      CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SILU)));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      // A term opened on one view does not follow the student to another.
+      page.click("gloss-swiglu");
+      CHECK(contains(page.mirror(), opened));
+      page.app.state.view = LAB_VIEW_SILU;
+      page.settle();
+      CHECK_FALSE(contains(page.mirror(), opened));
+      strings_set_lang(LAB_LANG_EN);
+    }
+}
+
+TEST_CASE("glossary in prose: hover shows the definition without opening it; Tab focuses a term and Enter opens it") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    strings_set_lang(l);
+    item_rect r;
+    REQUIRE(item_probe_find("gloss-swiglu", &r));
+    ImGui::GetIO().MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+    page.frame();
+    page.frame();
+    CHECK(printed(tr_in(l, STR_DEF_SWIGLU)));  // the tooltip
+    CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));  // hovering is not opening
+    ImGui::GetIO().MousePos = ImVec2(-100, -100);
+    page.frame();
+    page.frame();
+    CHECK_FALSE(printed(tr_in(l, STR_DEF_SWIGLU)));
+    REQUIRE(tab_to(page, "gloss-swiglu"));
+    page.frame();
+    CHECK(printed(tr_in(l, STR_DEF_SWIGLU)));  // the focused term shows its definition as hover does
+    page.press(KEY_ENTER);
+    page.frame();
+    CHECK(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));
+    CHECK(item_probe_get("glossary-popup"));
+    page.press(KEY_ENTER);  // Enter again closes it
+    page.frame();
+    CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));
+    strings_set_lang(LAB_LANG_EN);
+  }
+}
+
+TEST_CASE("glossary in prose: common questions' answers mark their terms, in both languages") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), 390, 844);
+    CHECK_FALSE(item_probe_get("gloss-residual-stream"));  // folded: not drawn
+    page.click("faq-widen");
+    scroll_through(page, "budget faq open");
+    CHECK(has_widget("gloss-residual-stream"));
+    CHECK(has_widget("gloss-intermediate-unit"));
+    CHECK(shows(tr_in(l, STR_FAQ_WIDEN_A)));  // recorded whole, as written
+  }
+}
+
+TEST_CASE("glossary in prose: marked lines keep the line rules and never split a term") {
+  lesson_page page("#v=1&view=hand&lang=zh", 390, 844);
+  ImGui::NewFrame();
+  const str_id prose[] = {STR_HAND_INTRO, STR_HAND_GATE_NOTE, STR_SILU_INTRO, STR_BUDGET_INTRO, STR_GATES_INTRO,
+                          STR_PERM_INTRO, STR_PERM_WHY, STR_WEIGHTS_INTRO, STR_FAQ_GATE_A, STR_FAQ_WIDEN_A, STR_FAQ_MOE_A,
+                          STR_QUIZ_WRITE_WHY, STR_QUIZ_ODOT_WHY};
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; };
+  int marked = 0;
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (str_id id : prose) {
+      const std::string t = tr_in(l, id);
+      std::vector<widget_line> terms;
+      for (const glossary_run& r : glossary_runs(t, l))
+        if (r.term >= 0) terms.push_back(widget_line{r.begin, r.end});
+      marked += int(terms.size());
+      for (float width = 120; width <= 420; width += 13) {
+        INFO("\"" << t << "\" at " << width);
+        // Unmarked, the ranges are the wrapped text exactly.
+        std::string joined;
+        for (const widget_line& line : widget_line_ranges(t, width)) joined += t.substr(line.begin, line.end - line.begin) + "\n";
+        CHECK(joined == widget_break_lines(t, width) + "\n");
+        const std::vector<widget_line> lines = widget_line_ranges(t, width, &terms);
+        for (size_t i = 0; i < lines.size(); ++i) {
+          const std::string line = t.substr(lines[i].begin, lines[i].end - lines[i].begin);
+          CHECK(ImGui::CalcTextSize(line.c_str()).x <= width);
+          if (i == 0) continue;
+          for (const char* closing : {"，", "。", "、", "：", "；", "）", ",", ".", ")"}) CHECK(line.rfind(closing, 0) != 0);
+          // Not inside a Latin word or a number.
+          const size_t end = lines[i - 1].end, begin = lines[i].begin;
+          if (end == begin) CHECK_FALSE((is_word(t[end - 1]) && is_word(t[begin])));
+          // No term cut in two (unless it alone is wider than a line).
+          for (const widget_line& term : terms)
+            if (ImGui::CalcTextSize(t.c_str() + term.begin, t.c_str() + term.end).x <= width)
+              CHECK_FALSE((term.begin < begin && begin < term.end));
+        }
+      }
+    }
+  CHECK(marked >= 20);
+  ImGui::EndFrame();
 }
