@@ -101,6 +101,10 @@ static void view_button(lab_state* s, const lab_view_info& v) {
   if (selected) ImGui::PopStyleColor();
 }
 
+bool lab_app_presenting(const lab_app* app) {
+  return app->state.ui == LAB_UI_PRESENT && ImGui::GetIO().DisplaySize.x >= LAB_PRESENT_MIN_WIDTH;
+}
+
 static void draw_top_bar(lab_app* app, double now) {
   lab_state* s = &app->state;
   ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
@@ -108,14 +112,19 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  if (!s->lock)  // lock=1: the student follows the lesson path (draw_lesson_path)
+  // lock=1: the student follows the lesson path (draw_lesson_path); so does a projector
+  // (ui=present) that has one, and it shows no link to copy either.
+  const bool present = lab_app_presenting(app);
+  if (!s->lock && !(present && !s->path.empty()))
     for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
-  widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
-  if (ImGui::Button(tr(STR_COPY_LINK))) {
-    platform_copy_text(platform_page_url());
-    app->copy_feedback_until = now + COPY_FEEDBACK_SECONDS;
+  if (!present) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
+    if (ImGui::Button(tr(STR_COPY_LINK))) {
+      platform_copy_text(platform_page_url());
+      app->copy_feedback_until = now + COPY_FEEDBACK_SECONDS;
+    }
+    item_probe("copy-link");
   }
-  item_probe("copy-link");
   widget_same_line_if_fits(widget_button_width(tr(STR_LANGUAGE)));
   if (ImGui::Button(tr(STR_LANGUAGE))) {
     s->lang = s->lang == LAB_LANG_EN ? LAB_LANG_ZH : LAB_LANG_EN;
@@ -253,9 +262,11 @@ void lab_app_frame(lab_app* app, double now) {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
   {  // ui=present: larger type for a projector, on top of the fonts' own high-DPI scale (page_style.cpp)
     ImGuiIO& io = ImGui::GetIO();
-    const float present = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;
+    const bool on = lab_app_presenting(app);
+    const float present = on ? 1.4f : 1.0f;
     io.FontGlobalScale = io.FontGlobalScale / app->ui_scale_applied * present;
     app->ui_scale_applied = present;
+    widget_set_present(on);  // thicker lines, no editing chrome, the formula big
   }
   draw_top_bar(app, now);
   draw_notices(app);

@@ -40,5 +40,9 @@ void lab_app_frame(lab_app* app, double now_seconds);
 // True while something on screen changes by itself (playing the steps, a fading message, bytes
 // arriving), so the host keeps drawing frames.
 bool lab_app_animating(const lab_app* app, double now_seconds);
+// ui=present is a projector's layout: on a screen narrower than this (CSS px), a phone that
+// opened the class's one link, the page keeps its normal layout (the link keeps ui=present).
+#define LAB_PRESENT_MIN_WIDTH 720.0f
+bool lab_app_presenting(const lab_app* app);
 // Whether a view's panel memory is in the given state (tests): the hand panel playing.
 bool lab_app_panel_animating(const lab_app* app, lab_view view, double now_seconds);

@@ -143,7 +143,8 @@ void widget_term_popup_draw() {
   ImGui::PopStyleColor(2);
 }
 
-// [SECTION] ui=present's thicker lines
-static float g_line_scale = 1.0f;
-void widget_set_line_scale(float scale) { g_line_scale = scale; }
-float widget_line_scale() { return g_line_scale; }
+// [SECTION] ui=present
+static bool g_present = false;
+void widget_set_present(bool on) { g_present = on; }
+bool widget_present() { return g_present; }
+float widget_line_scale() { return g_present ? WIDGET_PRESENT_LINE_SCALE : 1.0f; }

@@ -14,8 +14,11 @@ bool widget_edit_cell(const char* id, double* value, ImU32 background) {
   if (background) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, background);
   ImGui::SetNextItemWidth(-FLT_MIN);
   const double lo = -LAB_VALUE_LIMIT, hi = LAB_VALUE_LIMIT;
+  // On a projector the numbers are shown, not edited: no field frame (it still takes a drag).
+  if (widget_present()) ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
   bool changed = ImGui::DragScalar(id, ImGuiDataType_Double, value, 0.01f, &lo, &hi, "%g",
                                    ImGuiSliderFlags_AlwaysClamp);
+  if (widget_present()) ImGui::PopStyleColor();
   if (changed && *value == 0) *value = 0;  // no "-0" in links
   return changed;
 }

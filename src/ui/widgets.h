@@ -68,9 +68,13 @@ void widget_term_popup_draw();
 // The open term (a glossary_id), or -1; closing it (a new link read).
 int widget_term_open();
 void widget_term_close();
-// ui=present: lines in plots drawn this many times thicker (1 otherwise); panels multiply their
-// line widths by widget_line_scale().
-void widget_set_line_scale(float scale);
+// ui=present, for a projector (set by the app each frame): panels leave out editing chrome
+// (hints for keys, field frames), draw plot lines widget_line_scale() times thicker and the hand
+// calculation's current formula WIDGET_PRESENT_FORMULA_SCALE times larger, on top of the larger type.
+#define WIDGET_PRESENT_LINE_SCALE 2.0f
+#define WIDGET_PRESENT_FORMULA_SCALE 1.5f
+void widget_set_present(bool on);
+bool widget_present();
 float widget_line_scale();
 
 // A slider for a number a student sets (the threshold, token k, delta) that can also be typed

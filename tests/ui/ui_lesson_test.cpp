@@ -614,3 +614,119 @@ TEST_CASE("glossary in prose: marked lines keep the line rules and never split a
   CHECK(marked >= 20);
   ImGui::EndFrame();
 }
+
+// [SECTION] the lesson's start, and the projector's layout
+
+TEST_CASE("start the lesson: the first view opens the lessons' reading order as a path, in both languages") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (screen sc : SCREENS) {
+      INFO(l << " at " << sc.w);
+      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      scroll_through(page, "hand before the lesson");
+      CHECK(has_widget("lesson-start"));
+      CHECK(shows(tr_in(l, STR_LESSON_START)) == false);  // a button's label, not a printed text
+      CHECK(shows(tr_in(l, STR_LESSON_START_NOTE)));
+      CHECK_FALSE(item_probe_get("path-next"));
+      page.click("lesson-start");
+      const url_decoded u = page.url();
+      // hand,silu,budget,gates,perm,weights,quiz: lecture 002, lesson 001, chapter 4, the questions
+      CHECK(u.state.path == std::vector<int64_t>{LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
+                                                 LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_QUIZ});
+      CHECK(contains(platform_url_fragment(), "path=hand,silu,budget,gates,perm,weights,quiz"));
+      CHECK(u.state.view == LAB_VIEW_HAND);
+      CHECK_FALSE(item_probe_get("lesson-start"));  // the lesson bar has taken over
+      scroll_through(page, "hand on the lesson path");
+      CHECK(shows(strf(tr_in(l, STR_PATH_STEP), "1", "7")));
+      page.click("path-next");
+      CHECK(page.app.state.view == LAB_VIEW_SILU);
+      CHECK(page.url().state.view == LAB_VIEW_SILU);
+    }
+  // Only on the first view.
+  lesson_page page("#v=1&view=silu");
+  CHECK_FALSE(item_probe_get("lesson-start"));
+}
+
+namespace {
+// The width of the SiLU curve where it starts (z = -6, nearly flat): the vertical spread of its
+// opaque-coloured vertices at the left end of the polyline (the line's width and ImGui's
+// anti-aliasing fringe).
+float silu_curve_core_width() {
+  ImDrawData* dd = ImGui::GetDrawData();
+  REQUIRE(dd);
+  item_rect plot;  // the curve's vertices, not the legend's swatch below the plot
+  REQUIRE(item_probe_find("plot", &plot));
+  auto in_plot = [&](const ImDrawVert& v) { return v.pos.x > plot.x0 && v.pos.x < plot.x1 && v.pos.y > plot.y0 && v.pos.y < plot.y1; };
+  float left = 1e9f;
+  for (int i = 0; i < dd->CmdListsCount; ++i)
+    for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer)
+      if (v.col == COLOR_SILU && in_plot(v)) left = std::min(left, v.pos.x);
+  float lo = 1e9f, hi = -1e9f;
+  for (int i = 0; i < dd->CmdListsCount; ++i)
+    for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer)
+      if (v.col == COLOR_SILU && in_plot(v) && v.pos.x < left + 0.5f) lo = std::min(lo, v.pos.y), hi = std::max(hi, v.pos.y);
+  return hi - lo;
+}
+}  // namespace
+
+TEST_CASE("ui=present on a projector: no view buttons or link to copy on a path, no key hints or field frames, thicker lines, the formula big") {
+  const std::string link = "#v=1&view=hand&path=hand,silu,quiz&lock=1&step=5&lang=en";
+  item_rect normal_formula, present_formula;
+  float normal_line, present_line;
+  {
+    lesson_page page(link + "&ui=normal");
+    scroll_through(page, "normal");
+    CHECK(has_widget("copy-link"));
+    CHECK(shows(tr(STR_HAND_KEYS_HINT)));
+    REQUIRE(item_probe_find("formula-1", &normal_formula));
+    page.open("#v=1&view=hand&path=hand,silu,quiz");
+    CHECK(item_probe_get("view-silu"));  // a path alone keeps the view buttons
+    page.open("#v=1&view=silu&lang=en");
+    normal_line = silu_curve_core_width();
+  }
+  {
+    lesson_page page(link + "&ui=present");
+    CHECK(page.url().state.ui == LAB_UI_PRESENT);
+    CHECK(lab_app_presenting(&page.app));
+    scroll_through(page, "present");
+    CHECK_FALSE(has_widget("copy-link"));
+    CHECK_FALSE(has_widget("view-silu"));
+    CHECK(has_widget("path-next"));
+    CHECK(has_widget("path-explore"));
+    CHECK(has_widget("x1"));  // the numbers stay, without the keyboard hint
+    CHECK_FALSE(shows(tr(STR_HAND_KEYS_HINT)));
+    CHECK(shows("1.924234"));
+    REQUIRE(item_probe_find("formula-1", &present_formula));
+    page.click("path-explore");  // unlocked, a projector on a path still moves by the lesson bar
+    CHECK_FALSE(item_probe_get("view-silu"));
+    page.open("#v=1&view=silu&lang=en&ui=present");
+    CHECK(item_probe_get("view-hand"));  // no path: the view buttons are how the teacher moves
+    present_line = silu_curve_core_width();
+  }
+  // The formula: type x1.4, and the formula box x1.5 on top.
+  CHECK((present_formula.y1 - present_formula.y0) > 1.9f * (normal_formula.y1 - normal_formula.y0));
+  // The SiLU curve is 3 px wide, 6 px on a projector (its vertices span the width plus the
+  // anti-aliasing fringe on either side, the same in both).
+  CHECK(normal_line >= 3.0f);
+  CHECK(present_line - normal_line == Approx(3.0).margin(0.5));
+}
+
+TEST_CASE("ui=present on a phone: the class's one link keeps the normal layout there") {
+  const std::string link = "#v=1&view=hand&path=hand,silu,quiz&lock=1&step=5&lang=zh";
+  std::vector<item_record> normal, present;
+  for (const char* ui : {"&ui=normal", "&ui=present"}) {
+    lesson_page page(link + ui, 390, 844);
+    CHECK_FALSE(lab_app_presenting(&page.app));
+    CHECK(page.url().state.ui == (std::string(ui) == "&ui=present" ? LAB_UI_PRESENT : LAB_UI_NORMAL));  // kept in the link
+    scroll_through(page, ui);
+    CHECK(shows(tr_in(LAB_LANG_ZH, STR_HAND_KEYS_HINT)));
+    CHECK(has_widget("path-next"));
+    (std::string(ui) == "&ui=present" ? present : normal) = seen;
+  }
+  REQUIRE(normal.size() == present.size());
+  for (size_t i = 0; i < normal.size(); ++i) {
+    INFO(normal[i].name << normal[i].text);
+    CHECK(normal[i].name == present[i].name);
+    CHECK(normal[i].rect.y1 - normal[i].rect.y0 == Approx(present[i].rect.y1 - present[i].rect.y0));
+    CHECK(normal[i].rect.x1 - normal[i].rect.x0 == Approx(present[i].rect.x1 - present[i].rect.x0));
+  }
+}
