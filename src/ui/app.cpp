@@ -46,6 +46,7 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   strings_set_lang(app->state.lang);
   for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
   widget_term_close();
+  app->explored = false;
   panels_reset(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
   app->written_fragment.clear();  // rewrite the canonical form of what was read
 }
@@ -105,6 +106,13 @@ bool lab_app_presenting(const lab_app* app) {
   return app->state.ui == LAB_UI_PRESENT && ImGui::GetIO().DisplaySize.x >= LAB_PRESENT_MIN_WIDTH;
 }
 
+// lock=1 keeps the student on the path (draw_lesson_path); a projector on a path (ui=present)
+// moves by the lesson bar too, until "Explore freely".
+static bool view_buttons_hidden(const lab_app* app) {
+  const lab_state& s = app->state;
+  return s.lock || (lab_app_presenting(app) && !s.path.empty() && !app->explored);
+}
+
 static void draw_top_bar(lab_app* app, double now) {
   lab_state* s = &app->state;
   ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
@@ -112,10 +120,8 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  // lock=1: the student follows the lesson path (draw_lesson_path); so does a projector
-  // (ui=present) that has one, and it shows no link to copy either.
-  const bool present = lab_app_presenting(app);
-  if (!s->lock && !(present && !s->path.empty()))
+  const bool present = lab_app_presenting(app);  // and a projector shows no link to copy
+  if (!view_buttons_hidden(app))
     for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
   if (!present) {
     widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
@@ -192,9 +198,9 @@ static void draw_lesson_path(lab_app* app) {
     ImGui::EndDisabled();
     item_probe("path-next");
   }
-  if (s->lock) {
+  if (view_buttons_hidden(app)) {
     widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
-    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0;
+    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0, app->explored = true;
     item_probe("path-explore");
   }
   if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));

@@ -22,6 +22,7 @@ struct lab_app {
   // The lesson around the views (issue 14): which common questions are open, the projector's scale.
   faq_open_set faq_open = 0;
   float ui_scale_applied = 1.0f;      // ui=present's factor now in io.FontGlobalScale
+  bool explored = false;              // "Explore freely" pressed since the link was read (view buttons back)
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
   std::string written_mirror;

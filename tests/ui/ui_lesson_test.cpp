@@ -696,8 +696,12 @@ TEST_CASE("ui=present on a projector: no view buttons or link to copy on a path,
     CHECK_FALSE(shows(tr(STR_HAND_KEYS_HINT)));
     CHECK(shows("1.924234"));
     REQUIRE(item_probe_find("formula-1", &present_formula));
-    page.click("path-explore");  // unlocked, a projector on a path still moves by the lesson bar
+    page.click("path-explore");  // the view buttons back, on the projector too
+    CHECK(item_probe_get("view-silu"));
+    CHECK(page.url().state.lock == 0);
+    page.open("#v=1&view=hand&path=hand,silu,quiz&ui=present");  // unlocked, on a path: the bar leads
     CHECK_FALSE(item_probe_get("view-silu"));
+    CHECK(item_probe_get("path-explore"));
     page.open("#v=1&view=silu&lang=en&ui=present");
     CHECK(item_probe_get("view-hand"));  // no path: the view buttons are how the teacher moves
     present_line = silu_curve_core_width();
