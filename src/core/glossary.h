@@ -1,8 +1,9 @@
 // The lessons' terms, each with a definition in both languages (strings.inc, [SECTION] lesson):
 // lesson 001's glossary (MLP block, SwiGLU, SiLU, intermediate_dim, residual stream, residual
 // connection) and the words the live views use (gate, up, down, intermediate unit, token, probe,
-// int8 weights). The glossary view lists them all; a panel can mark where a term appears in its
-// prose with glossary_find_in.
+// int8 weights). The glossary view lists them all; a view's prose marks where a term appears
+// (glossary_runs: the page draws the marked runs, a tap or Enter opens a definition, and the
+// mirror carries the open one: glossary_mirror_text).
 #pragma once
 
 #include <string>
@@ -39,7 +40,21 @@ extern const glossary_term GLOSSARY[GLOSSARY_COUNT];
 // nullptr when no term has that name.
 const glossary_term* glossary_find(const std::string& name);
 
-// The terms whose printed form (in `lang`) occurs in `text`, in table order, each once. Longer
-// terms win over the shorter ones they contain ("residual stream" does not also mark a term
-// "residual"; "intermediate unit" is not also "intermediate_dim").
+// A paragraph of prose cut into runs of plain text and term references, in order and covering
+// every byte: [begin, end) of `text`, term = a glossary_id or -1 for plain text. At each place the
+// longest term (in `lang`, ASCII letters in any case) wins ("residual stream" over a shorter term
+// inside it); a Latin term only as a whole word ("up" in "W_up" or "group" is not the term; a
+// plural "s" goes with it: "tokens"). Each term is marked once, where it first appears, so a
+// paragraph is not a sea of marks.
+struct glossary_run {
+  size_t begin, end;
+  int term;
+};
+std::vector<glossary_run> glossary_runs(const std::string& text, lab_lang lang);
+
+// The terms that occur in `text` (as glossary_runs marks them), in table order, each once.
 std::vector<glossary_id> glossary_find_in(const std::string& text, lab_lang lang);
+
+// "Glossary: SiLU — The activation ..." (in the current language): an opened definition, as the
+// text mirror carries it.
+std::string glossary_mirror_text(glossary_id id);

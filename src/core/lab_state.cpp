@@ -22,3 +22,12 @@ bool lab_path_step(lab_state* s, int direction) {
   s->view = lab_view(s->path[to]);
   return true;
 }
+
+const lab_view LAB_LESSON_ORDER[] = {LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
+                                     LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_QUIZ};
+const int LAB_LESSON_ORDER_COUNT = int(sizeof LAB_LESSON_ORDER / sizeof LAB_LESSON_ORDER[0]);
+
+void lab_lesson_start(lab_state* s) {
+  s->path.assign(LAB_LESSON_ORDER, LAB_LESSON_ORDER + LAB_LESSON_ORDER_COUNT);
+  s->view = LAB_LESSON_ORDER[0];
+}

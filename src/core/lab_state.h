@@ -87,3 +87,12 @@ int lab_path_index(const lab_state& s);
 // Moves to the previous (-1) or next (+1) view of the path; from a view off the path, Next
 // goes to the path's first view. Returns false when there is nowhere to go.
 bool lab_path_step(lab_state* s, int direction);
+
+// The lessons' own reading order, as a path: lecture 002's hand calculation first, then lesson
+// 001's SiLU and parameter budget, chapter 4's real weights (000/003: the gate fractions, the
+// per-token experiments, the "rule book" of one unit), and last the questions of 001 and 000/003.
+// hand,silu,budget,gates,perm,weights,quiz
+extern const lab_view LAB_LESSON_ORDER[];
+extern const int LAB_LESSON_ORDER_COUNT;
+// "Start the lesson": the state follows that path from its first view (the other settings stay).
+void lab_lesson_start(lab_state* s);

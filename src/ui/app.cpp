@@ -2,6 +2,7 @@
 #include "ui/app.h"
 
 #include "core/checkpoint_remote/source_choice.h"
+#include "core/glossary.h"
 #include "core/lab_text.h"
 #include "core/live_view.h"
 #include "core/strings.h"
@@ -44,6 +45,8 @@ void lab_app_load_fragment(lab_app* app, const std::string& fragment) {
   app->notices.clear();
   strings_set_lang(app->state.lang);
   for (const url_notice& n : d.notices) app->notices.push_back(lab_notice_text(n));
+  widget_term_close();
+  app->explored = false;
   panels_reset(app);  // a hand-edited link starts the panels afresh (the hand calculation stops playing)
   app->written_fragment.clear();  // rewrite the canonical form of what was read
 }
@@ -99,6 +102,17 @@ static void view_button(lab_state* s, const lab_view_info& v) {
   if (selected) ImGui::PopStyleColor();
 }
 
+bool lab_app_presenting(const lab_app* app) {
+  return app->state.ui == LAB_UI_PRESENT && ImGui::GetIO().DisplaySize.x >= LAB_PRESENT_MIN_WIDTH;
+}
+
+// lock=1 keeps the student on the path (draw_lesson_path); a projector on a path (ui=present)
+// moves by the lesson bar too, until "Explore freely".
+static bool view_buttons_hidden(const lab_app* app) {
+  const lab_state& s = app->state;
+  return s.lock || (lab_app_presenting(app) && !s.path.empty() && !app->explored);
+}
+
 static void draw_top_bar(lab_app* app, double now) {
   lab_state* s = &app->state;
   ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
@@ -106,14 +120,17 @@ static void draw_top_bar(lab_app* app, double now) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_APP_SUBTITLE));
   ImGui::PopStyleColor();
-  if (!s->lock)  // lock=1: the student follows the lesson path (draw_lesson_path)
+  const bool present = lab_app_presenting(app);  // and a projector shows no link to copy
+  if (!view_buttons_hidden(app))
     for (const lab_view_info& info : LAB_VIEWS) view_button(s, info);
-  widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
-  if (ImGui::Button(tr(STR_COPY_LINK))) {
-    platform_copy_text(platform_page_url());
-    app->copy_feedback_until = now + COPY_FEEDBACK_SECONDS;
+  if (!present) {
+    widget_same_line_if_fits(widget_button_width(tr(STR_COPY_LINK)) + ImGui::GetFontSize());
+    if (ImGui::Button(tr(STR_COPY_LINK))) {
+      platform_copy_text(platform_page_url());
+      app->copy_feedback_until = now + COPY_FEEDBACK_SECONDS;
+    }
+    item_probe("copy-link");
   }
-  item_probe("copy-link");
   widget_same_line_if_fits(widget_button_width(tr(STR_LANGUAGE)));
   if (ImGui::Button(tr(STR_LANGUAGE))) {
     s->lang = s->lang == LAB_LANG_EN ? LAB_LANG_ZH : LAB_LANG_EN;
@@ -149,6 +166,7 @@ static std::string lesson_mirror_text(lab_app* app) {
   std::string out = faq_text(app->state.view, app->faq_open);
   panel_frame f = {&app->state, &app->live, &app->choice, 0};
   out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
+  if (widget_term_open() >= 0) out += glossary_mirror_text(glossary_id(widget_term_open())) + "\n";
   strings_set_lang(saved);
   return out;
 }
@@ -180,9 +198,9 @@ static void draw_lesson_path(lab_app* app) {
     ImGui::EndDisabled();
     item_probe("path-next");
   }
-  if (s->lock) {
+  if (view_buttons_hidden(app)) {
     widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
-    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0;
+    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0, app->explored = true;
     item_probe("path-explore");
   }
   if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));
@@ -250,9 +268,11 @@ void lab_app_frame(lab_app* app, double now) {
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_HorizontalScrollbar);
   {  // ui=present: larger type for a projector, on top of the fonts' own high-DPI scale (page_style.cpp)
     ImGuiIO& io = ImGui::GetIO();
-    const float present = app->state.ui == LAB_UI_PRESENT ? 1.4f : 1.0f;
+    const bool on = lab_app_presenting(app);
+    const float present = on ? 1.4f : 1.0f;
     io.FontGlobalScale = io.FontGlobalScale / app->ui_scale_applied * present;
     app->ui_scale_applied = present;
+    widget_set_present(on);  // thicker lines, no editing chrome, the formula big
   }
   draw_top_bar(app, now);
   draw_notices(app);
@@ -272,6 +292,7 @@ void lab_app_frame(lab_app* app, double now) {
   faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();
+  widget_term_popup_draw();
   item_probe_end_frame();
   app->layout_settling = widget_layout_changed();
   sync_outputs(app);

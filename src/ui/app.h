@@ -22,6 +22,7 @@ struct lab_app {
   // The lesson around the views (issue 14): which common questions are open, the projector's scale.
   faq_open_set faq_open = 0;
   float ui_scale_applied = 1.0f;      // ui=present's factor now in io.FontGlobalScale
+  bool explored = false;              // "Explore freely" pressed since the link was read (view buttons back)
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
   std::string written_mirror;
@@ -40,5 +41,9 @@ void lab_app_frame(lab_app* app, double now_seconds);
 // True while something on screen changes by itself (playing the steps, a fading message, bytes
 // arriving), so the host keeps drawing frames.
 bool lab_app_animating(const lab_app* app, double now_seconds);
+// ui=present is a projector's layout: on a screen narrower than this (CSS px), a phone that
+// opened the class's one link, the page keeps its normal layout (the link keeps ui=present).
+#define LAB_PRESENT_MIN_WIDTH 720.0f
+bool lab_app_presenting(const lab_app* app);
 // Whether a view's panel memory is in the given state (tests): the hand panel playing.
 bool lab_app_panel_animating(const lab_app* app, lab_view view, double now_seconds);

@@ -99,7 +99,7 @@ static void draw_whole_model(const lab_state* s) {
 }
 
 static void budget_draw(lab_state* s) {
-  widget_text_wrapped(tr(STR_BUDGET_INTRO));
+  widget_prose(tr(STR_BUDGET_INTRO));
   const float input_w = ImGui::GetFontSize() * 9 + (ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x) * 2;
   int_input(tr(STR_BUDGET_HIDDEN), &s->hidden, 64, LAB_HIDDEN_MIN, LAB_HIDDEN_MAX);
   widget_same_line_if_fits(input_w + ImGui::CalcTextSize(tr(STR_BUDGET_INTERMEDIATE)).x);

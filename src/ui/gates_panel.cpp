@@ -67,9 +67,9 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
     item_probe_shape(("gates-overflow-" + std::to_string(r.layer)).c_str(), p1.x - slot, y_at(bins[SHOWN_BINS]), p1.x, p1.y);
   }
   // The threshold lines and SiLU's floor, where the lesson draws them.
-  for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), IM_COL32(60, 60, 60, 200), 1.0f);
+  for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), IM_COL32(60, 60, 60, 200), widget_line_scale());
   const double floor = act_silu_minimum().value;
-  dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), IM_COL32(200, 30, 30, 255), 2.0f);
+  dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), IM_COL32(200, 30, 30, 255), 2.0f * widget_line_scale());
   dl->AddLine(ImVec2(x_at(0), p1.y), ImVec2(x_at(0), p1.y + fs * 0.3f), IM_COL32(60, 60, 60, 255));
   dl->AddLine(ImVec2(plot_x1 + slot * 0.25f, p0.y), ImVec2(plot_x1 + slot * 0.25f, p1.y), IM_COL32(180, 180, 180, 255));
   dl->AddRect(p0, p1, IM_COL32(180, 180, 180, 255));
@@ -114,7 +114,7 @@ static void layer_column(const gate_row& r, double thr, float width) {
 }
 
 static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
-  widget_text_wrapped(tr(STR_GATES_INTRO));
+  widget_prose(tr(STR_GATES_INTRO));
   if (!c.ready) return;
   // Threshold and which tokens.
   // A drag moves it by 0.01; a typed value keeps up to 3 decimals (the link carries them).

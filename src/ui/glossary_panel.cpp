@@ -10,7 +10,6 @@
 #include "ui/item_probe.h"
 #include "ui/widgets.h"
 
-#define COLOR_TERM IM_COL32(20, 60, 130, 255)
 
 static void glossary_draw() {
   widget_text_wrapped(tr(STR_GLOSSARY_INTRO));
@@ -50,7 +49,7 @@ void faq_panel_draw(lab_view view, faq_open_set* open) {
     if (ImGui::IsItemClicked()) *open ^= bit;
     if (unfolded) {
       ImGui::Indent();
-      widget_text_wrapped(tr(f.answer));
+      widget_prose(tr(f.answer));
       ImGui::Unindent();
     }
   }

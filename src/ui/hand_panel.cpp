@@ -98,9 +98,11 @@ static void draw_controls(hand_panel* panel, lab_state* s, double now) {
   widget_same_line_if_fits(ImGui::CalcTextSize(step_of.c_str()).x);
   ImGui::AlignTextToFramePadding();
   widget_text(step_of);
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  widget_text_wrapped(tr(STR_HAND_KEYS_HINT));
-  ImGui::PopStyleColor();
+  if (!widget_present()) {  // a projector's audience has no keyboard
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    widget_text_wrapped(tr(STR_HAND_KEYS_HINT));
+    ImGui::PopStyleColor();
+  }
 
   if (panel->playing && now >= panel->next_step_at) {
     set_step(panel, s, s->step + 1);
@@ -239,6 +241,7 @@ static void draw_formula(const lab_state* s, const hand_trace& t) {
   // Wrapped, in a box as tall as its lines: on a phone a formula takes two lines, and its
   // result is never cut off.
   widget_fit_box_begin("formula", IM_COL32(250, 250, 252, 255), true);
+  if (widget_present()) ImGui::SetWindowFontScale(WIDGET_PRESENT_FORMULA_SCALE);  // the step's formula, big on a projector
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.25f, 0.0f, 1));
   widget_text_wrapped(tr(titles[s->step]));
   ImGui::PopStyleColor();
@@ -271,7 +274,7 @@ static void draw_gate_bars(const lab_state* s, const hand_trace& t) {
     dl->AddRectFilled(ImVec2(cx + std::fmin(0.f, wu), y + 1), ImVec2(cx + std::fmax(0.f, wu), y + row * 0.45f), COLOR_UP);
     dl->AddRectFilled(ImVec2(cx + std::fmin(0.f, wz), y + row * 0.5f), ImVec2(cx + std::fmax(0.f, wz), y + row * 0.95f), COLOR_Z);
   }
-  dl->AddLine(ImVec2(cx, p.y - 2), ImVec2(cx, p.y + HAND_MID * row + 2), IM_COL32(60, 60, 60, 255));
+  dl->AddLine(ImVec2(cx, p.y - 2), ImVec2(cx, p.y + HAND_MID * row + 2), IM_COL32(60, 60, 60, 255), widget_line_scale());
   ImGui::Dummy(ImVec2(fs * 2 + width, HAND_MID * row + 4));
 }
 
@@ -301,8 +304,21 @@ static void draw_fixed_gate(const lab_state* s) {
   widget_text_wrapped(lines[1]);
 }
 
+// The first view is where a lesson begins: one button puts the lessons' reading order in the link
+// as a path (core: lab_lesson_start), and the lesson bar's Next takes it from there.
+static void draw_lesson_start(lab_state* s) {
+  if (!s->path.empty()) return;  // a lesson path is already running (its bar is above)
+  if (ImGui::Button(tr(STR_LESSON_START))) lab_lesson_start(s);
+  item_probe("lesson-start");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(STR_LESSON_START_NOTE));
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+}
+
 static void hand_draw(hand_panel* panel, lab_state* s, double now) {
-  widget_text_wrapped(tr(STR_HAND_INTRO));
+  draw_lesson_start(s);
+  widget_prose(tr(STR_HAND_INTRO));
   draw_controls(panel, s, now);
   ImGui::Spacing();
   hand_trace t = hand_forward(s->x, s->w);
@@ -313,7 +329,7 @@ static void hand_draw(hand_panel* panel, lab_state* s, double now) {
   t = hand_forward(s->x, s->w);  // edits above take effect in the same frame below
   draw_formula(s, t);
   draw_gate_bars(s, t);
-  if (s->step >= HAND_STEP_SILU) widget_text_wrapped(tr(STR_HAND_GATE_NOTE));
+  if (s->step >= HAND_STEP_SILU) widget_prose(tr(STR_HAND_GATE_NOTE));
   ImGui::Spacing();
   draw_and();
   draw_fixed_gate(s);

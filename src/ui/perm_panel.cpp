@@ -89,7 +89,7 @@ static void change_bars(const token_experiments* k, const source_model& m, const
 }
 
 static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, double now) {
-  widget_text_wrapped(tr(STR_PERM_INTRO));
+  widget_prose(tr(STR_PERM_INTRO));
   if (!c.ready) return;
   const source_model& m = ls->source->model();
   const token_experiments* k = &ls->tokens;
@@ -126,7 +126,7 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
   widget_text_wrapped(strf(tr(STR_PERM_RESULT), result.c_str()));
   ImGui::PopStyleColor();
   item_probe("perm-result");
-  widget_text_wrapped(tr(STR_PERM_WHY));
+  widget_prose(tr(STR_PERM_WHY));
 
   ImGui::Separator();
   widget_text_wrapped(tr(STR_PERM_CHANGE));

@@ -126,7 +126,7 @@ static void feedback(quiz_panel* p, lab_state* s, quiz_id q, const quiz_live_ans
     case QUIZ_WRONG:
       wrapped_colored(p->shown[q] == QUIZ_RIGHT ? COLOR_RIGHT : COLOR_WRONG,
                       tr(p->shown[q] == QUIZ_RIGHT ? STR_QUIZ_RIGHT : STR_QUIZ_WRONG));
-      widget_text_wrapped(quiz_explanation(q, *s, live));
+      widget_prose(quiz_explanation(q, *s, live));
       return;
   }
 }

@@ -55,20 +55,20 @@ static void draw_curve(ImDrawList* dl, const plot_frame& pf, double (*fn)(double
     double z = LAB_PROBE_MIN + (LAB_PROBE_MAX - LAB_PROBE_MIN) * i / (CURVE_SAMPLES - 1);
     pts[i] = pf.to_screen(z, fn(z));
   }
-  dl->AddPolyline(pts, CURVE_SAMPLES, color, 0, thickness);
+  dl->AddPolyline(pts, CURVE_SAMPLES, color, 0, thickness * widget_line_scale());
 }
 
 static void draw_grid(ImDrawList* dl, const plot_frame& pf) {
   dl->AddRectFilled(pf.min, pf.max, IM_COL32(255, 255, 255, 255));
   for (int z = -6; z <= 6; ++z) {
     ImVec2 a = pf.to_screen(z, PLOT_Y_MIN), b = pf.to_screen(z, PLOT_Y_MAX);
-    dl->AddLine(a, b, z == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255));
+    dl->AddLine(a, b, z == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255), widget_line_scale());
     std::string label = std::to_string(z);
     dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(label.c_str()).x * 0.5f, a.y + 2), IM_COL32(110, 110, 110, 255), label.c_str());
   }
   for (int v = -1; v <= 6; ++v) {
     ImVec2 a = pf.to_screen(LAB_PROBE_MIN, v), b = pf.to_screen(LAB_PROBE_MAX, v);
-    dl->AddLine(a, b, v == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255));
+    dl->AddLine(a, b, v == 0 ? IM_COL32(90, 90, 90, 255) : IM_COL32(230, 230, 230, 255), widget_line_scale());
     std::string label = std::to_string(v);
     dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(label.c_str()).x - 4, a.y - ImGui::GetFontSize() * 0.5f), IM_COL32(110, 110, 110, 255), label.c_str());
   }
@@ -108,7 +108,7 @@ static void draw_plot(lab_state* s, float width) {
 
   act_extremum m = act_silu_minimum();
   ImVec2 mp = pf.to_screen(m.z, m.value);
-  dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f);
+  dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f * widget_line_scale());
   std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + strf("%.3f", m.z) + ", " + strf("%.3f", m.value) + ")";
   // Above the point and clear of every curve: left of z = 0 they all stay below 1 (sigmoid's
   // top); to the right none rises above z itself. So the label, centred on the point or pushed
@@ -128,7 +128,7 @@ static void draw_plot(lab_state* s, float width) {
 
   double z = s->probe_z;
   ImVec2 top = pf.to_screen(z, PLOT_Y_MAX), bottom = pf.to_screen(z, PLOT_Y_MIN);
-  dl->AddLine(top, bottom, IM_COL32(200, 30, 60, 200), 1.5f);
+  dl->AddLine(top, bottom, IM_COL32(200, 30, 60, 200), 1.5f * widget_line_scale());
   dl->AddCircleFilled(pf.to_screen(z, act_relu(z)), fs * 0.3f, COLOR_RELU);
   dl->AddCircleFilled(pf.to_screen(z, act_silu(z)), fs * 0.3f, COLOR_SILU);
   if (s->show_sigmoid) dl->AddCircleFilled(pf.to_screen(z, act_sigmoid(z)), fs * 0.25f, COLOR_SIGMOID);
@@ -199,7 +199,7 @@ static void draw_readout(lab_state* s) {
 
 static void silu_draw(lab_state* s) {
   float fs = ImGui::GetFontSize();
-  widget_text_wrapped(tr(STR_SILU_INTRO));
+  widget_prose(tr(STR_SILU_INTRO));
   // The legend names every curve on the plot, the overlays too.
   struct entry { ImU32 color; const char* label; bool shown; };
   const entry legend[] = {{COLOR_SILU, "SiLU(z) = z·sigmoid(z)", true},

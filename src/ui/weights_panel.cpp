@@ -136,10 +136,10 @@ static void heatmap_area(weights_panel* w, lab_state* s, const q8_matrix_view* m
   dl->PushClipRect(p0, p1, true);
   if (s->matrix == MLP_DOWN) {
     const float x = p0.x + ((unit + 0.5f) / m->cols - uv0.x) / (uv1.x - uv0.x) * size.x;
-    dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(20, 20, 20, 255), 1.5f);
+    dl->AddLine(ImVec2(x, p0.y), ImVec2(x, p1.y), IM_COL32(20, 20, 20, 255), 1.5f * widget_line_scale());
   } else {
     const float y = p0.y + ((unit + 0.5f) / m->rows - uv0.y) / (uv1.y - uv0.y) * size.y;
-    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(20, 20, 20, 255), 1.5f);
+    dl->AddLine(ImVec2(p0.x, y), ImVec2(p1.x, y), IM_COL32(20, 20, 20, 255), 1.5f * widget_line_scale());
   }
   dl->PopClipRect();
   dl->AddRect(p0, p1, IM_COL32(160, 160, 160, 255));
@@ -208,7 +208,7 @@ static void vector_plot(const char* label, const char* probe_name, const std::ve
   dl->AddLine(ImVec2(p0.x, y_at(0)), ImVec2(p1.x, y_at(0)), IM_COL32(150, 150, 150, 255));
   std::vector<ImVec2> pts(v.size());
   for (size_t k = 0; k < v.size(); k++) pts[k] = ImVec2(p0.x + (p1.x - p0.x) * (k + 0.5f) / v.size(), y_at(v[k]));
-  dl->AddPolyline(pts.data(), (int)pts.size(), color, 0, 1.0f);
+  dl->AddPolyline(pts.data(), (int)pts.size(), color, 0, widget_line_scale());
   dl->AddRect(p0, p1, IM_COL32(180, 180, 180, 255));
   item_probe_shape(probe_name, p0.x, p0.y, p1.x, p1.y);
   const ImU32 grey = IM_COL32(110, 110, 110, 255);
@@ -222,7 +222,7 @@ static void vector_plot(const char* label, const char* probe_name, const std::ve
 }
 
 static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const live_choice& c) {
-  widget_text_wrapped(tr(STR_WEIGHTS_INTRO));
+  widget_prose(tr(STR_WEIGHTS_INTRO));
   if (!c.ready) return;
   ImGui::AlignTextToFramePadding();
   widget_text(tr(STR_WEIGHTS_MATRIX));

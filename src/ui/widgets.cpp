@@ -14,8 +14,11 @@ bool widget_edit_cell(const char* id, double* value, ImU32 background) {
   if (background) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, background);
   ImGui::SetNextItemWidth(-FLT_MIN);
   const double lo = -LAB_VALUE_LIMIT, hi = LAB_VALUE_LIMIT;
+  // On a projector the numbers are shown, not edited: no field frame (it still takes a drag).
+  if (widget_present()) ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
   bool changed = ImGui::DragScalar(id, ImGuiDataType_Double, value, 0.01f, &lo, &hi, "%g",
                                    ImGuiSliderFlags_AlwaysClamp);
+  if (widget_present()) ImGui::PopStyleColor();
   if (changed && *value == 0) *value = 0;  // no "-0" in links
   return changed;
 }
@@ -113,13 +116,23 @@ static bool is_opening(unsigned c) {
 // spaces before it begin (sep == begin: no space, the break is between two characters).
 struct line_atom { size_t sep, begin, end; };
 
-static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size_t to, bool keep_openers = true) {
+static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size_t to, bool keep_openers = true,
+                                         const std::vector<widget_line>* glued = nullptr) {
   std::vector<line_atom> atoms;
   bool space_before = true;  // the paragraph's start acts as a space: a new atom
   size_t sep = from;
   unsigned prev = 0;
+  size_t g = 0;  // the next glued range that may hold i
   for (size_t i = from, len = 0; i < to; i += len) {
     unsigned c = utf8_at(s, i, &len);
+    // Inside a glued range (a marked term), nothing breaks: not at a space, not between characters.
+    while (glued && g < glued->size() && (*glued)[g].end <= i) ++g;
+    if (glued && g < glued->size() && (*glued)[g].begin < i && !atoms.empty()) {
+      atoms.back().end = i + len;
+      space_before = false;
+      prev = c;
+      continue;
+    }
     if (c == ' ') {
       if (!space_before) sep = i;
       space_before = true;
@@ -143,20 +156,20 @@ static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size
 
 static float text_width(const std::string& s, size_t a, size_t b) { return ImGui::CalcTextSize(s.c_str() + a, s.c_str() + b).x; }
 
-std::string widget_break_lines(const std::string& text, float width) {
-  std::string out;
+std::vector<widget_line> widget_line_ranges(const std::string& text, float width, const std::vector<widget_line>* glued) {
+  std::vector<widget_line> lines;
   for (size_t para = 0; para <= text.size();) {
     size_t stop = text.find('\n', para);
     if (stop == std::string::npos) stop = text.size();
-    if (para) out += '\n';
-    std::string line;
+    // The line being filled is always one piece of the text: [lb, le).
+    size_t lb = para, le = para;
     bool first = true;
-    std::vector<line_atom> atoms = line_atoms(text, para, stop);
+    std::vector<line_atom> atoms = line_atoms(text, para, stop, true, glued);
     for (size_t ai = 0; ai < atoms.size(); ai++) {
       const line_atom a = atoms[ai];
       // A bracketed number wider than a line ("（v=-0.278465）："): its opening bracket may end a
       // line rather than the number be cut.
-      if (ImGui::CalcTextSize(text.c_str() + a.begin, text.c_str() + a.end).x > width) {
+      if (text_width(text, a.begin, a.end) > width) {
         std::vector<line_atom> parts = line_atoms(text, a.begin, a.end, false);
         if (parts.size() > 1) {
           parts[0].sep = a.sep;
@@ -166,42 +179,50 @@ std::string widget_break_lines(const std::string& text, float width) {
           continue;
         }
       }
-      // The first atom of a paragraph keeps its indent; later ones their spaces, unless they start a line.
-      std::string with_sep = line + text.substr(first ? para : a.sep, a.end - (first ? para : a.sep));
+      // The first atom of a paragraph keeps its indent; later ones their spaces (atoms follow
+      // each other, so the line grows to the atom's end), unless they start a line.
+      const bool empty = first;
       first = false;
-      if (line.empty() || ImGui::CalcTextSize(with_sep.c_str()).x <= width) {
-        line = with_sep;
+      if (empty || text_width(text, lb, a.end) <= width) {
+        le = a.end;
       } else {
-        out += line + '\n';
-        line = text.substr(a.begin, a.end - a.begin);
+        lines.push_back(widget_line{lb, le});
+        lb = a.begin, le = a.end;
       }
       // A word wider than a whole line: broken between characters, as a last resort.
-      while (ImGui::CalcTextSize(line.c_str()).x > width) {
-        size_t cut = 0, len = 0;
+      while (text_width(text, lb, le) > width) {
+        size_t cut = lb, len = 0;
         std::vector<size_t> cuts;  // character boundaries that fit
-        for (size_t i = 0; i < line.size(); i += len) {
-          utf8_at(line, i, &len);
-          if (i && text_width(line, 0, i + len) > width) break;
+        for (size_t i = lb; i < le; i += len) {
+          utf8_at(text, i, &len);
+          if (i > lb && text_width(text, lb, i + len) > width) break;
           cuts.push_back(cut = i + len);
         }
         // Not before closing punctuation, not after opening punctuation, if another cut fits.
         for (size_t k = cuts.size(); k-- > 0;) {
           size_t n = 0;
-          const unsigned next = cuts[k] < line.size() ? utf8_at(line, cuts[k], &n) : 0;
-          const unsigned last = utf8_at(line, k ? cuts[k - 1] : 0, &n);
+          const unsigned next = cuts[k] < le ? utf8_at(text, cuts[k], &n) : 0;
+          const unsigned last = utf8_at(text, k ? cuts[k - 1] : lb, &n);
           if (!is_closing(next) && !is_opening(last)) {
             cut = cuts[k];
             break;
           }
         }
-        if (cut >= line.size()) break;
-        out += line.substr(0, cut) + '\n';
-        line = line.substr(cut);
+        if (cut >= le) break;
+        lines.push_back(widget_line{lb, cut});
+        lb = cut;
       }
     }
-    out += line;
+    lines.push_back(widget_line{lb, le});
     para = stop + 1;
   }
+  return lines;
+}
+
+std::string widget_break_lines(const std::string& text, float width) {
+  std::string out;
+  for (const widget_line& l : widget_line_ranges(text, width)) out += text.substr(l.begin, l.end - l.begin) + '\n';
+  if (!out.empty()) out.pop_back();
   return out;
 }
 

@@ -22,6 +22,7 @@
 #define COLOR_DOWN IM_COL32(150, 90, 200, 255)
 #define COLOR_CLASSIC IM_COL32(140, 150, 165, 255)
 #define COLOR_NOTICE_BG IM_COL32(255, 243, 205, 255)
+#define COLOR_TERM IM_COL32(20, 60, 130, 255)  // a glossary term, in the glossary view and marked in prose
 
 // An editable number in a table cell: drag to change, double-click to type. Returns true on change.
 bool widget_edit_cell(const char* id, double* value, ImU32 background);
@@ -49,6 +50,32 @@ void widget_text_wrapped(const std::string& text);
 // ("，", "。", "）") at a line start or opening punctuation at a line end; each line is filled as
 // far as it goes. Existing '\n' are kept.
 std::string widget_break_lines(const std::string& text, float width);
+// The same lines as ranges [begin, end) of `text` (the spaces at a break belong to no line): for
+// text drawn in pieces, such as prose with marked terms (widget_prose). `glued` (sorted ranges of
+// `text`, may be null) never break inside, unless one alone is wider than a line: a marked term
+// ("residual stream", "残差流") stays on one line.
+struct widget_line { size_t begin, end; };
+std::vector<widget_line> widget_line_ranges(const std::string& text, float width, const std::vector<widget_line>* glued = nullptr);
+
+// A view's explanatory prose, wrapped as widget_text_wrapped, with the glossary's terms marked
+// (core/glossary.h: glossary_runs): a dotted underline in the term colour; hover (or the keyboard
+// focus) shows the definition, a tap, click or Enter opens it in a popup (widget_term_popup_draw)
+// until a tap elsewhere or on the term again. Each marked piece is a control named "gloss-NAME".
+void widget_prose(const std::string& text);
+// Draws the open definition's popup under its term; call once per frame after the page's content.
+// Closes it when its term was not drawn this frame (another view) or a tap lands elsewhere.
+void widget_term_popup_draw();
+// The open term (a glossary_id), or -1; closing it (a new link read).
+int widget_term_open();
+void widget_term_close();
+// ui=present, for a projector (set by the app each frame): panels leave out editing chrome
+// (hints for keys, field frames), draw plot lines widget_line_scale() times thicker and the hand
+// calculation's current formula WIDGET_PRESENT_FORMULA_SCALE times larger, on top of the larger type.
+#define WIDGET_PRESENT_LINE_SCALE 2.0f
+#define WIDGET_PRESENT_FORMULA_SCALE 1.5f
+void widget_set_present(bool on);
+bool widget_present();
+float widget_line_scale();
 
 // A slider for a number a student sets (the threshold, token k, delta) that can also be typed
 // into, as the hand calculation's fields: a double click (a double tap on a phone, which brings up

@@ -3,7 +3,7 @@
 // pack), progress kept in this browser and reset, a teacher's link with path=, lock=1 and
 // ui=present walked with Next on a laptop and a phone, the glossary and the common questions,
 // every number and control reachable; screenshots desktop and phone, en and zh.
-import { openPage, mirror, hash, waitForMirror, clickItem } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, pressAndWaitForFocus } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const SCREENS = [
@@ -15,7 +15,75 @@ const WORDS = {
   zh: { right: "答对了。", wrong: "不对。", unreadable: "请输入一个数", step: (i, n) => `第 ${i} 个，共 ${n} 个` },
 };
 
+const GLOSSARY_WORDS = {
+  en: { opened: "Glossary: SwiGLU — ", def: "The gated MLP of Qwen", silu: "Glossary: SiLU — " },
+  zh: { opened: "术语：SwiGLU — ", def: "Qwen、Llama 等多数开源模型使用的门控 MLP", silu: "术语：SiLU — " },
+};
+
 export function registerLessonTests(test, { expect, expectIncludes, shot }) {
+  // [SECTION] glossary terms marked in the views' prose: tap (phone), hover and keyboard (laptop)
+  const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
+  for (const lang of ["en", "zh"]) {
+    const g = GLOSSARY_WORDS[lang];
+    test(`glossary ${lang}, phone: a tap on a marked term opens its definition in a popup; a tap elsewhere closes it`, async (site) => {
+      const screen = SCREENS[0];
+      const page = await openPage(site, `#v=1&view=hand&lang=${lang}`, screen);
+      await settledItems(page);
+      expect(!(await mirror(page)).includes(g.opened), "a definition in the mirror before any tap");
+      const r = await page.evaluate(() => window.labItemRect("gloss-swiglu"));
+      expect(r, "the hand calculation's intro does not mark SwiGLU");
+      await page.touchscreen.tap(r.x + r.w / 2, r.y + r.h / 2);
+      await waitForMirror(page, g.opened);
+      const popup = await page.evaluate(() => window.labItemRect("glossary-popup"));
+      expect(popup && popup.x >= 0 && popup.x + popup.w <= screen.width, `the popup is not on the phone's screen: ${JSON.stringify(popup)}`);
+      expect(await printed(page, g.def), "the popup does not print the definition");
+      await shot(page, `phone-${lang}-glossary-popup`);
+      await page.touchscreen.tap(4, screen.height - 60);
+      await page.waitForFunction((t) => !document.getElementById("lab-text").textContent.includes(t), g.opened);
+      expect(!(await page.evaluate(() => window.labItemRect("glossary-popup"))), "the popup stayed open");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+    test(`glossary ${lang}, desktop: hover shows a definition, Tab and Enter open one`, async (site) => {
+      const page = await openPage(site, `#v=1&view=hand&lang=${lang}`, SCREENS[1]);
+      await settledItems(page);
+      const r = await page.evaluate(() => window.labItemRect("gloss-silu"));
+      expect(r, "the hand calculation's intro does not mark silu");
+      await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+      await page.waitForFunction(() => window.labItems().some((it) => it.text.startsWith("The activation z") || it.text.startsWith("激活函数 z")));
+      expect(!(await mirror(page)).includes(g.silu), "hovering put the definition in the mirror");
+      await shot(page, `desktop-${lang}-glossary-hover`);
+      await page.mouse.move(1270, 790);
+      await page.locator("#canvas").focus();
+      let focused = "";
+      for (let i = 0; i < 40 && focused !== "gloss-swiglu"; i++) {
+        await pressAndWaitForFocus(page, "Tab");
+        focused = await page.evaluate(() => window.labFocused());
+      }
+      expect(focused === "gloss-swiglu", "Tab never reached the marked term");
+      await page.keyboard.press("Enter");
+      await waitForMirror(page, g.opened);
+      await settledItems(page);
+      await shot(page, `desktop-${lang}-glossary-keyboard`);
+      await page.keyboard.press("Enter");
+      await page.waitForFunction((t) => !document.getElementById("lab-text").textContent.includes(t), g.opened);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+  }
+  test("start the lesson: the first view opens the lessons' reading order as a path", async (site) => {
+    const page = await openPage(site, "#v=1&view=hand&lang=en", SCREENS[0]);
+    await settledItems(page);
+    await clickItem(page, "lesson-start");
+    await page.waitForFunction(() => location.hash.includes("path=hand,silu,budget,gates,perm,weights,quiz"));
+    await settledItems(page);
+    await shot(page, "phone-en-lesson-start");
+    await clickItem(page, "path-next");
+    await page.waitForFunction(() => location.hash.includes("view=silu"));
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
+
   // The page's records once two reads 100 ms apart agree.
   async function settledItems(page) {
     let before = "";
@@ -126,16 +194,17 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
 
   for (const screen of SCREENS)
     for (const lang of ["en", "zh"])
-      test(`${screen.name} ${lang}: a teacher's link (path, lock=1; ui=present on the laptop) walks the lesson; glossary and common questions`, async (site) => {
+      test(`${screen.name} ${lang}: a teacher's link (path, lock=1, ui=present) walks the lesson; glossary and common questions`, async (site) => {
         const w = WORDS[lang];
         const path = "hand,silu,budget,gates,perm,quiz";
-        // A projector gets ui=present; the students' phones open the same link without it.
-        const ui = screen.phone ? "" : "&ui=present";
-        const page = await openPage(site, `#v=1&view=hand&path=${path}&lock=1${ui}&lang=${lang}`, screen);
+        // One link for the class: the projector (1280) draws it for a room, a phone (390) normally.
+        const page = await openPage(site, `#v=1&view=hand&path=${path}&lock=1&ui=present&lang=${lang}`, screen);
         let seen = await scrollThrough(page, `${screen.name} ${lang} locked hand`, screen);
         expectIncludes(seen.texts, w.step(1, 6), "the path's place");
         expect(!seen.names.has("view-silu"), "view buttons shown while locked");
         expect(seen.names.has("path-explore"), "no explore-freely button");
+        expect(seen.names.has("copy-link") === !!screen.phone, "a projector shows no link to copy; a phone does");
+        expect(seen.names.has("x1"), "the hand calculation's numbers");
         await page.mouse.wheel(0, -20000);
         await settledItems(page);
         await shot(page, `${screen.name}-${lang}-lesson-hand`);

@@ -251,7 +251,8 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
     if (name && order[order.length - 1] !== name) order.push(name);
     if (name === "x2") break;
   }
-  const expected = [...viewTable().map((v) => "view-" + v.name), "copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"];
+  // (the lesson's start, then the intro's marked terms, SwiGLU and silu)
+  const expected = [...viewTable().map((v) => "view-" + v.name), "copy-link", "lang", "dismiss", "lesson-start", "gloss-swiglu", "gloss-silu", "prev", "next", "play", "reset", "x1", "x2"];
   expect(JSON.stringify(order) === JSON.stringify(expected), `Tab order ${order.join(" ")}`);
   expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
   await shot(page, "keyboard-focus-x2");

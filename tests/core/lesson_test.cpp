@@ -109,6 +109,52 @@ TEST_CASE("glossary: the terms a text holds, a longer term winning over the one 
   CHECK(found("int8 weights and SwiGLU", LAB_LANG_EN) == std::set<int>{GLOSSARY_INT8, GLOSSARY_SWIGLU});
 }
 
+// The runs as "plain|[term-name]|plain" for a compact expectation.
+static std::string runs_of(const std::string& text, lab_lang lang) {
+  std::string out;
+  size_t at = 0;
+  for (const glossary_run& r : glossary_runs(text, lang)) {
+    REQUIRE(r.begin == at);  // in order, every byte covered once
+    REQUIRE(r.end > r.begin);
+    const std::string piece = text.substr(r.begin, r.end - r.begin);
+    out += r.term < 0 ? piece : "[" + std::string(GLOSSARY[r.term].name) + ":" + piece + "]";
+    at = r.end;
+  }
+  REQUIRE(at == text.size());
+  return out;
+}
+
+TEST_CASE("glossary in prose: a paragraph cut into plain runs and term references, in both languages") {
+  // Longest term wins, each marked once where it first appears, plurals with their term.
+  CHECK(runs_of("The residual stream of each token; tokens again, and the residual stream.", LAB_LANG_EN) ==
+        "The [residual-stream:residual stream] of each [token:token]; tokens again, and the residual stream.");
+  CHECK(runs_of("Two gates and one intermediate unit", LAB_LANG_EN) == "Two [gate:gates] and one [intermediate-unit:intermediate unit]");
+  // Whole words only: W_up, up_proj, group and setup are not the term "up"; "silu(" is SiLU.
+  CHECK(runs_of("W_up x, up_proj, a group, the setup; silu(z) then up.", LAB_LANG_EN) ==
+        "W_up x, up_proj, a group, the setup; [silu:silu](z) then [up:up].");
+  // Chinese terms need no spaces around them; a Latin term inside Chinese is still a whole word.
+  CHECK(runs_of("加回残差流，每个中间单元逐 token 工作。", LAB_LANG_ZH) ==
+        "加回[residual-stream:残差流]，每个[intermediate-unit:中间单元]逐 [token:token] 工作。");
+  CHECK(runs_of("残差流和残差连接", LAB_LANG_ZH) == "[residual-stream:残差流]和[residual-connection:残差连接]");
+  // A language's terms only: the English words are not Chinese terms where the two differ.
+  CHECK(runs_of("residual stream", LAB_LANG_ZH) == "residual stream");
+  CHECK(runs_of("", LAB_LANG_EN).empty());
+  CHECK(runs_of("nothing to mark", LAB_LANG_EN) == "nothing to mark");
+  // The views' own prose holds terms in both languages.
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    CHECK(glossary_find_in(tr_in(l, STR_HAND_INTRO), l) == std::vector<glossary_id>{GLOSSARY_SWIGLU, GLOSSARY_SILU});
+    CHECK(glossary_find_in(tr_in(l, STR_FAQ_WIDEN_A), l) == std::vector<glossary_id>{GLOSSARY_SILU, GLOSSARY_RESIDUAL_STREAM, GLOSSARY_INTERMEDIATE_UNIT});
+  }
+}
+
+TEST_CASE("glossary in prose: an opened definition as the mirror carries it, in the page's language") {
+  strings_set_lang(LAB_LANG_EN);
+  CHECK(glossary_mirror_text(GLOSSARY_SILU) == std::string("Glossary: SiLU — ") + tr_in(LAB_LANG_EN, STR_DEF_SILU));
+  strings_set_lang(LAB_LANG_ZH);
+  CHECK(glossary_mirror_text(GLOSSARY_RESIDUAL_STREAM) == std::string("术语：残差流 — ") + tr_in(LAB_LANG_ZH, STR_DEF_RESIDUAL_STREAM));
+  strings_set_lang(LAB_LANG_EN);
+}
+
 TEST_CASE("common questions: three, under their views, in both languages; the mirror holds the open ones") {
   REQUIRE(FAQ_COUNT == 3);
   CHECK(FAQ[FAQ_GATE_VS_OUTPUT_GATE].view == LAB_VIEW_SILU);

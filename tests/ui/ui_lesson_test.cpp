@@ -5,6 +5,7 @@
 // a lesson path with lock=1 and ui=present.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -28,6 +29,8 @@
 #include "ui/quiz_panel.h"
 #include "ui/item_probe.h"
 #include "ui/page_style.h"
+#include "ui/focus.h"
+#include "ui/widgets.h"
 
 namespace {  // this file's own page driver (ui_test.cpp has its own)
 
@@ -452,4 +455,282 @@ TEST_CASE("ui=present draws larger type; the same link without it is the normal 
   }
   CHECK((present.y1 - present.y0) > 1.2f * (normal.y1 - normal.y0));  // type x1.4, paddings as they were
   CHECK((present.x1 - present.x0) > 1.2f * (normal.x1 - normal.x0));
+}
+
+// [SECTION] glossary terms marked in the views' prose (issue 14)
+
+namespace {
+std::string focused() { return focus_current_id() ? focus_current_name() : ""; }
+
+bool tab_to(lesson_page& page, const std::string& name, int limit = 80) {
+  for (int i = 0; i < limit; ++i) {
+    page.press(KEY_TAB);
+    if (focused() == name) return true;
+  }
+  return false;
+}
+
+// A text the page printed this frame (a popup's or tooltip's definition), on screen.
+bool printed(const std::string& text) {
+  for (const item_record& r : item_probe_all())
+    if (r.text == text) return r.reachable;
+  return false;
+}
+
+// A tap on the page's background: no control, no term under it.
+void tap_background(lesson_page& page) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(2, io.DisplaySize.y * 0.5f);
+  page.frame();
+  io.MouseDown[0] = true;
+  page.frame();
+  io.MouseDown[0] = false;
+  page.frame();
+}
+}  // namespace
+
+TEST_CASE("glossary in prose: a marked term opens its definition by tap, in a popup on screen, and the mirror carries it") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (screen sc : SCREENS) {
+      INFO((l == LAB_LANG_EN ? "en" : "zh") << " at " << sc.w);
+      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      strings_set_lang(l);
+      const std::string opened = glossary_mirror_text(GLOSSARY_SWIGLU);
+      const std::string def = tr_in(l, STR_DEF_SWIGLU);
+      REQUIRE(item_probe_get("gloss-swiglu"));  // the intro's "SwiGLU" is marked
+      CHECK(item_probe_get("gloss-swiglu")->reachable);
+      CHECK(item_probe_get("gloss-silu"));      // and its "silu(" too
+      CHECK_FALSE(contains(page.mirror(), opened));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      page.click("gloss-swiglu");
+      page.frame();
+      CHECK(page.app.state.view == LAB_VIEW_HAND);  // nothing else happened
+      CHECK(contains(page.mirror(), opened));
+      item_rect popup;
+      REQUIRE(item_probe_find("glossary-popup", &popup));
+      CHECK(popup.x0 >= 0);
+      CHECK(popup.x1 <= sc.w);  // on a phone too: wrapped to the screen
+      CHECK(popup.y1 <= sc.h);
+      CHECK(printed(def));
+      // A tap on the same term closes it; another term opens its own.
+      page.click("gloss-swiglu");
+      CHECK_FALSE(contains(page.mirror(), opened));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      page.click("gloss-silu");
+      CHECK(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SILU)));
+      // A tap elsewhere closes it.
+      tap_background(page);
+      CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SILU)));
+      CHECK_FALSE(item_probe_get("glossary-popup"));
+      // A term opened on one view does not follow the student to another.
+      page.click("gloss-swiglu");
+      CHECK(contains(page.mirror(), opened));
+      page.app.state.view = LAB_VIEW_SILU;
+      page.settle();
+      CHECK_FALSE(contains(page.mirror(), opened));
+      strings_set_lang(LAB_LANG_EN);
+    }
+}
+
+TEST_CASE("glossary in prose: hover shows the definition without opening it; Tab focuses a term and Enter opens it") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    strings_set_lang(l);
+    item_rect r;
+    REQUIRE(item_probe_find("gloss-swiglu", &r));
+    ImGui::GetIO().MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+    page.frame();
+    page.frame();
+    CHECK(printed(tr_in(l, STR_DEF_SWIGLU)));  // the tooltip
+    CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));  // hovering is not opening
+    ImGui::GetIO().MousePos = ImVec2(-100, -100);
+    page.frame();
+    page.frame();
+    CHECK_FALSE(printed(tr_in(l, STR_DEF_SWIGLU)));
+    REQUIRE(tab_to(page, "gloss-swiglu"));
+    page.frame();
+    CHECK(printed(tr_in(l, STR_DEF_SWIGLU)));  // the focused term shows its definition as hover does
+    page.press(KEY_ENTER);
+    page.frame();
+    CHECK(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));
+    CHECK(item_probe_get("glossary-popup"));
+    page.press(KEY_ENTER);  // Enter again closes it
+    page.frame();
+    CHECK_FALSE(contains(page.mirror(), glossary_mirror_text(GLOSSARY_SWIGLU)));
+    strings_set_lang(LAB_LANG_EN);
+  }
+}
+
+TEST_CASE("glossary in prose: common questions' answers mark their terms, in both languages") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), 390, 844);
+    CHECK_FALSE(item_probe_get("gloss-residual-stream"));  // folded: not drawn
+    page.click("faq-widen");
+    scroll_through(page, "budget faq open");
+    CHECK(has_widget("gloss-residual-stream"));
+    CHECK(has_widget("gloss-intermediate-unit"));
+    CHECK(shows(tr_in(l, STR_FAQ_WIDEN_A)));  // recorded whole, as written
+  }
+}
+
+TEST_CASE("glossary in prose: marked lines keep the line rules and never split a term") {
+  lesson_page page("#v=1&view=hand&lang=zh", 390, 844);
+  ImGui::NewFrame();
+  const str_id prose[] = {STR_HAND_INTRO, STR_HAND_GATE_NOTE, STR_SILU_INTRO, STR_BUDGET_INTRO, STR_GATES_INTRO,
+                          STR_PERM_INTRO, STR_PERM_WHY, STR_WEIGHTS_INTRO, STR_FAQ_GATE_A, STR_FAQ_WIDEN_A, STR_FAQ_MOE_A,
+                          STR_QUIZ_WRITE_WHY, STR_QUIZ_ODOT_WHY};
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; };
+  int marked = 0;
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (str_id id : prose) {
+      const std::string t = tr_in(l, id);
+      std::vector<widget_line> terms;
+      for (const glossary_run& r : glossary_runs(t, l))
+        if (r.term >= 0) terms.push_back(widget_line{r.begin, r.end});
+      marked += int(terms.size());
+      for (float width = 120; width <= 420; width += 13) {
+        INFO("\"" << t << "\" at " << width);
+        // Unmarked, the ranges are the wrapped text exactly.
+        std::string joined;
+        for (const widget_line& line : widget_line_ranges(t, width)) joined += t.substr(line.begin, line.end - line.begin) + "\n";
+        CHECK(joined == widget_break_lines(t, width) + "\n");
+        const std::vector<widget_line> lines = widget_line_ranges(t, width, &terms);
+        for (size_t i = 0; i < lines.size(); ++i) {
+          const std::string line = t.substr(lines[i].begin, lines[i].end - lines[i].begin);
+          CHECK(ImGui::CalcTextSize(line.c_str()).x <= width);
+          if (i == 0) continue;
+          for (const char* closing : {"，", "。", "、", "：", "；", "）", ",", ".", ")"}) CHECK(line.rfind(closing, 0) != 0);
+          // Not inside a Latin word or a number.
+          const size_t end = lines[i - 1].end, begin = lines[i].begin;
+          if (end == begin) CHECK_FALSE((is_word(t[end - 1]) && is_word(t[begin])));
+          // No term cut in two (unless it alone is wider than a line).
+          for (const widget_line& term : terms)
+            if (ImGui::CalcTextSize(t.c_str() + term.begin, t.c_str() + term.end).x <= width)
+              CHECK_FALSE((term.begin < begin && begin < term.end));
+        }
+      }
+    }
+  CHECK(marked >= 20);
+  ImGui::EndFrame();
+}
+
+// [SECTION] the lesson's start, and the projector's layout
+
+TEST_CASE("start the lesson: the first view opens the lessons' reading order as a path, in both languages") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (screen sc : SCREENS) {
+      INFO(l << " at " << sc.w);
+      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      scroll_through(page, "hand before the lesson");
+      CHECK(has_widget("lesson-start"));
+      CHECK(shows(tr_in(l, STR_LESSON_START)) == false);  // a button's label, not a printed text
+      CHECK(shows(tr_in(l, STR_LESSON_START_NOTE)));
+      CHECK_FALSE(item_probe_get("path-next"));
+      page.click("lesson-start");
+      const url_decoded u = page.url();
+      // hand,silu,budget,gates,perm,weights,quiz: lecture 002, lesson 001, chapter 4, the questions
+      CHECK(u.state.path == std::vector<int64_t>{LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
+                                                 LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_QUIZ});
+      CHECK(contains(platform_url_fragment(), "path=hand,silu,budget,gates,perm,weights,quiz"));
+      CHECK(u.state.view == LAB_VIEW_HAND);
+      CHECK_FALSE(item_probe_get("lesson-start"));  // the lesson bar has taken over
+      scroll_through(page, "hand on the lesson path");
+      CHECK(shows(strf(tr_in(l, STR_PATH_STEP), "1", "7")));
+      page.click("path-next");
+      CHECK(page.app.state.view == LAB_VIEW_SILU);
+      CHECK(page.url().state.view == LAB_VIEW_SILU);
+    }
+  // Only on the first view.
+  lesson_page page("#v=1&view=silu");
+  CHECK_FALSE(item_probe_get("lesson-start"));
+}
+
+namespace {
+// The width of the SiLU curve where it starts (z = -6, nearly flat): the vertical spread of its
+// opaque-coloured vertices at the left end of the polyline (the line's width and ImGui's
+// anti-aliasing fringe).
+float silu_curve_core_width() {
+  ImDrawData* dd = ImGui::GetDrawData();
+  REQUIRE(dd);
+  item_rect plot;  // the curve's vertices, not the legend's swatch below the plot
+  REQUIRE(item_probe_find("plot", &plot));
+  auto in_plot = [&](const ImDrawVert& v) { return v.pos.x > plot.x0 && v.pos.x < plot.x1 && v.pos.y > plot.y0 && v.pos.y < plot.y1; };
+  float left = 1e9f;
+  for (int i = 0; i < dd->CmdListsCount; ++i)
+    for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer)
+      if (v.col == COLOR_SILU && in_plot(v)) left = std::min(left, v.pos.x);
+  float lo = 1e9f, hi = -1e9f;
+  for (int i = 0; i < dd->CmdListsCount; ++i)
+    for (const ImDrawVert& v : dd->CmdLists[i]->VtxBuffer)
+      if (v.col == COLOR_SILU && in_plot(v) && v.pos.x < left + 0.5f) lo = std::min(lo, v.pos.y), hi = std::max(hi, v.pos.y);
+  return hi - lo;
+}
+}  // namespace
+
+TEST_CASE("ui=present on a projector: no view buttons or link to copy on a path, no key hints or field frames, thicker lines, the formula big") {
+  const std::string link = "#v=1&view=hand&path=hand,silu,quiz&lock=1&step=5&lang=en";
+  item_rect normal_formula, present_formula;
+  float normal_line, present_line;
+  {
+    lesson_page page(link + "&ui=normal");
+    scroll_through(page, "normal");
+    CHECK(has_widget("copy-link"));
+    CHECK(shows(tr(STR_HAND_KEYS_HINT)));
+    REQUIRE(item_probe_find("formula-1", &normal_formula));
+    page.open("#v=1&view=hand&path=hand,silu,quiz");
+    CHECK(item_probe_get("view-silu"));  // a path alone keeps the view buttons
+    page.open("#v=1&view=silu&lang=en");
+    normal_line = silu_curve_core_width();
+  }
+  {
+    lesson_page page(link + "&ui=present");
+    CHECK(page.url().state.ui == LAB_UI_PRESENT);
+    CHECK(lab_app_presenting(&page.app));
+    scroll_through(page, "present");
+    CHECK_FALSE(has_widget("copy-link"));
+    CHECK_FALSE(has_widget("view-silu"));
+    CHECK(has_widget("path-next"));
+    CHECK(has_widget("path-explore"));
+    CHECK(has_widget("x1"));  // the numbers stay, without the keyboard hint
+    CHECK_FALSE(shows(tr(STR_HAND_KEYS_HINT)));
+    CHECK(shows("1.924234"));
+    REQUIRE(item_probe_find("formula-1", &present_formula));
+    page.click("path-explore");  // the view buttons back, on the projector too
+    CHECK(item_probe_get("view-silu"));
+    CHECK(page.url().state.lock == 0);
+    page.open("#v=1&view=hand&path=hand,silu,quiz&ui=present");  // unlocked, on a path: the bar leads
+    CHECK_FALSE(item_probe_get("view-silu"));
+    CHECK(item_probe_get("path-explore"));
+    page.open("#v=1&view=silu&lang=en&ui=present");
+    CHECK(item_probe_get("view-hand"));  // no path: the view buttons are how the teacher moves
+    present_line = silu_curve_core_width();
+  }
+  // The formula: type x1.4, and the formula box x1.5 on top.
+  CHECK((present_formula.y1 - present_formula.y0) > 1.9f * (normal_formula.y1 - normal_formula.y0));
+  // The SiLU curve is 3 px wide, 6 px on a projector (its vertices span the width plus the
+  // anti-aliasing fringe on either side, the same in both).
+  CHECK(normal_line >= 3.0f);
+  CHECK(present_line - normal_line == Approx(3.0).margin(0.5));
+}
+
+TEST_CASE("ui=present on a phone: the class's one link keeps the normal layout there") {
+  const std::string link = "#v=1&view=hand&path=hand,silu,quiz&lock=1&step=5&lang=zh";
+  std::vector<item_record> normal, present;
+  for (const char* ui : {"&ui=normal", "&ui=present"}) {
+    lesson_page page(link + ui, 390, 844);
+    CHECK_FALSE(lab_app_presenting(&page.app));
+    CHECK(page.url().state.ui == (std::string(ui) == "&ui=present" ? LAB_UI_PRESENT : LAB_UI_NORMAL));  // kept in the link
+    scroll_through(page, ui);
+    CHECK(shows(tr_in(LAB_LANG_ZH, STR_HAND_KEYS_HINT)));
+    CHECK(has_widget("path-next"));
+    (std::string(ui) == "&ui=present" ? present : normal) = seen;
+  }
+  REQUIRE(normal.size() == present.size());
+  for (size_t i = 0; i < normal.size(); ++i) {
+    INFO(normal[i].name << normal[i].text);
+    CHECK(normal[i].name == present[i].name);
+    CHECK(normal[i].rect.y1 - normal[i].rect.y0 == Approx(present[i].rect.y1 - present[i].rect.y0));
+    CHECK(normal[i].rect.x1 - normal[i].rect.x0 == Approx(present[i].rect.x1 - present[i].rect.x0));
+  }
 }
