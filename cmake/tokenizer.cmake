@@ -41,3 +41,11 @@ add_test(NAME tokenizer_compare COMMAND node ${CMAKE_SOURCE_DIR}/tests/tokenizer
 add_executable(tokenizer_bench tools/bench/tokenizer_bench.cpp)
 target_link_libraries(tokenizer_bench PRIVATE swiglu_tokenizer)
 target_include_directories(tokenizer_bench PRIVATE tools)
+
+# The page's tokenizer module (cmake/tokenizer_wasm.cmake, in the Emscripten build) gives the same
+# ids and pieces as this native build, under Node; the seed is printed (--seed N reproduces).
+if(SWIGLU_WASM_DIR)
+  add_test(NAME tokenizer_wasm_compare COMMAND node --no-experimental-fetch ${CMAKE_SOURCE_DIR}/tests/tokenizer/wasm_compare.mjs
+    --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> --tokenizer ${SWIGLU_QWEN3_TOKENIZER}
+    --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endif()
