@@ -6,6 +6,8 @@ target_sources(swiglu_core PRIVATE
   src/core/checkpoint_remote/tensor_chunks.cpp
   src/core/checkpoint_remote/checkpoint_source.cpp
   src/core/checkpoint_remote/source_choice.cpp
+  src/core/checkpoint_remote/sentence_tokenizer.cpp
+  src/core/checkpoint/synthetic_tokenizer.cpp
 )
 
 target_sources(core_tests PRIVATE

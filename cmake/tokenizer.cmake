@@ -19,8 +19,10 @@ add_executable(tokenizer_tests
   tests/catch_main.cpp
   tests/tokenizer/tokenizer_test.cpp
   tests/tokenizer/tokenizer_hostile_test.cpp
+  tests/tokenizer/sentence_tokenizer_test.cpp
+  src/platform/native/fetch_native.cpp
 )
-target_link_libraries(tokenizer_tests PRIVATE swiglu_tokenizer)
+target_link_libraries(tokenizer_tests PRIVATE swiglu_tokenizer swiglu_core)
 target_include_directories(tokenizer_tests PRIVATE ${CATCH2_LINK_DIR} tests)
 add_test(NAME tokenizer_tests COMMAND tokenizer_tests)
 

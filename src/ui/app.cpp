@@ -218,6 +218,7 @@ static void sync_outputs(lab_app* app) {
 static live_choice live_prepare(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
   const std::string before = app->live.location;
+  app->live.tokenizer = platform_tokenizer();
   live_choice c = live_session_frame(&app->live, app->state, v.needs, platform_fetch_client(), now, app->stall_seconds);
   if (app->live.location != before && source_choice_for(app->state, LIVE_DEFAULT_PACK).model_over_pack)
     app->notices.push_back(tr(STR_NOTICE_MODEL_OVER_PACK));

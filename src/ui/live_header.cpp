@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
+#include "ui/sentence_box.h"
 #include "ui/widgets.h"
 
 static void layer_picker(lab_state* s, const source_model& m, const live_choice& c, bool several) {
@@ -58,6 +59,7 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
     source_lines(s, src->model(), c, src);
     layer_picker(s, src->model(), c, pick_layers);
   }
+  sentence_box_draw(s, ls);  // model= only
   const std::vector<std::string> status = live_status_lines(src);
   if (status.empty()) return;
   widget_fit_box_begin("stream-status", COLOR_NOTICE_BG, true);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint_remote/sentence_tokenizer.h"
 #include "core/lab_state.h"
 #include "core/lesson/gate_activity.h"
 #include "core/lesson/token_experiments.h"
@@ -52,6 +53,10 @@ struct live_session {
   token_experiments tokens;
   unit_weights unit;
   bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
+  tokenizer_service* tokenizer = nullptr;  // the platform's, for a model= link without ids=
+  // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
+  std::unique_ptr<sentence_tokenizer> typing;
+  std::string typing_model;
 };
 
 // Which source a state names, as a key that changes exactly when another must open
