@@ -86,8 +86,11 @@ bool lab_app_animating(const lab_app* app, double now) {
   // bytes arrive, frames keep the progress moving and let the source notice a stall.
   const layer_source* src = app->live.source.get();
   const bool streaming = src && (src->phase() == SOURCE_OPENING || src->progress(-1).loading > 0);
+  // A typed sentence: frames poll the tokenizer worker's answer (it wakes nothing by itself).
+  const sentence_tokenizer* typed = app->live.typing.get();
+  const bool tokenizing = typed && (typed->state() == SENTENCE_FETCHING || typed->state() == SENTENCE_TOKENIZING);
   return lab_app_panel_animating(app, app->state.view, now) || now < app->copy_feedback_until + 0.2 ||
-         app->layout_settling || streaming;
+         app->layout_settling || streaming || tokenizing;
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {

@@ -90,8 +90,12 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
       const h = await startHub(ensureCheckpoints());
       try {
         const model = `${h.base}/swiglu-lab/with-tokenizer/resolve/main/`;
-        const teacher = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}`);
+        // English: a link with ids= already, so nothing of the tokenizer loads until Enter (the
+        // module's first start comes from the box); Chinese: after the lesson's sentence was tokenized.
+        const first = moduleRequests(site);
+        const teacher = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}` + (lang === "en" ? "&ids=1,2,3&text=three" : ""));
         await waitForMirror(teacher, LIVE[lang], LIVE_TIMEOUT);
+        if (lang === "en") expect(moduleRequests(site) === first, "the tokenizer module was fetched before anyone typed");
         await clickItem(teacher, "sentence-input");
         await teacher.keyboard.press("Control+A");
         await teacher.keyboard.press("Backspace");
