@@ -9,6 +9,8 @@ target_sources(swiglu_core PRIVATE
   src/core/checkpoint_remote/model_offer.cpp
   # the verified cache's byte budget (least recently used out), shared by the page and its twin
   src/core/stream/cache_lru.cpp
+  src/core/checkpoint_remote/sentence_tokenizer.cpp
+  src/core/checkpoint/synthetic_tokenizer.cpp
 )
 
 # The live header's offer of the real model and the weight cache's Clear button.

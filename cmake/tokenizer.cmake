@@ -19,8 +19,10 @@ add_executable(tokenizer_tests
   tests/catch_main.cpp
   tests/tokenizer/tokenizer_test.cpp
   tests/tokenizer/tokenizer_hostile_test.cpp
+  tests/tokenizer/sentence_tokenizer_test.cpp
+  src/platform/native/fetch_native.cpp
 )
-target_link_libraries(tokenizer_tests PRIVATE swiglu_tokenizer)
+target_link_libraries(tokenizer_tests PRIVATE swiglu_tokenizer swiglu_core)
 target_include_directories(tokenizer_tests PRIVATE ${CATCH2_LINK_DIR} tests)
 add_test(NAME tokenizer_tests COMMAND tokenizer_tests)
 
@@ -41,3 +43,11 @@ add_test(NAME tokenizer_compare COMMAND node ${CMAKE_SOURCE_DIR}/tests/tokenizer
 add_executable(tokenizer_bench tools/bench/tokenizer_bench.cpp)
 target_link_libraries(tokenizer_bench PRIVATE swiglu_tokenizer)
 target_include_directories(tokenizer_bench PRIVATE tools)
+
+# The page's tokenizer module (cmake/tokenizer_wasm.cmake, in the Emscripten build) gives the same
+# ids and pieces as this native build, under Node; the seed is printed (--seed N reproduces).
+if(SWIGLU_WASM_DIR)
+  add_test(NAME tokenizer_wasm_compare COMMAND node --no-experimental-fetch ${CMAKE_SOURCE_DIR}/tests/tokenizer/wasm_compare.mjs
+    --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> --tokenizer ${SWIGLU_QWEN3_TOKENIZER}
+    --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endif()

@@ -63,12 +63,13 @@ add_executable(swiglu_lab
   src/platform/web/platform_web.cpp
   src/platform/web/imgui_impl_html5.cpp
   src/platform/web/fetch_web.cpp
+  src/platform/web/tokenize_web.cpp
   src/platform/web/renderer_gl.cpp
   ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp
   ${FONT_SOURCES}
   ${SHADER_SOURCES}
 )
-target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends)
+target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends ${SYS_LINK_DIR})
 set_source_files_properties(${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_OPTIONS -w)  # third party
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
@@ -122,7 +123,7 @@ set_property(SOURCE
   src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/lesson/live_session.cpp
   src/core/lesson/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
   src/core/checkpoint_remote/source_choice.cpp src/core/checkpoint_remote/checkpoint_source.cpp
-  src/core/checkpoint_remote/tensor_chunks.cpp src/core/lesson/gate_activity.cpp src/core/lesson/token_experiments.cpp
+  src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/lesson/gate_activity.cpp src/core/lesson/token_experiments.cpp
   DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
 
 # ImGui's own font (ProggyClean, 12 KB) is linked only because ImFontAtlas::Build() falls back to

@@ -6,13 +6,22 @@
 //
 //   make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F]
 //                   [--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32]
-//                   [--shards K] [--no-index] [--seed S]
+//                   [--shards K] [--no-index] [--seed S] [--no-tokenizer] [--unmarked]
+//
+// Beside the weights goes a tokenizer.json (core/checkpoint/synthetic_tokenizer.h: the lesson's
+// sentence in Qwen3's words, ids below 300) unless --no-tokenizer. --unmarked leaves out config.json's
+// "swiglu_lab_synthetic" mark, so the page treats the checkpoint as a real model: without ids= in
+// the link it tokenizes the lesson's sentence with that tokenizer.json (the browser tests do).
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/cli_args.h"
 #include "core/checkpoint/synthetic_checkpoint.h"
+#include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/pack/pack_build.h"
 #include "platform/native/dir_files.h"
 
@@ -32,12 +41,12 @@ int main(int argc, char** argv) {
   cli_args a;
   if (!cli_parse_args("make_checkpoint", argc - 1, argv + 1,
                       {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed"},
-                      {"no-index"}, &a))
+                      {"no-index", "no-tokenizer", "unmarked"}, &a))
     return 2;
   if (!a.has("out")) {
     std::fprintf(stderr, "usage: make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F] "
                          "[--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32] [--shards K] "
-                         "[--no-index] [--seed S]\n");
+                         "[--no-index] [--seed S] [--no-tokenizer] [--unmarked]\n");
     return 2;
   }
   synth_spec s;
@@ -61,7 +70,14 @@ int main(int argc, char** argv) {
   }
   if (s.layers.empty())
     for (int i = 0; i < s.num_layers; i++) s.layers.push_back(i);
-  if (!dir_write_all(a.get("out"), synth_checkpoint_make(s), &err)) {
+  std::map<std::string, std::string> files = synth_checkpoint_make(s);
+  if (!a.flag("no-tokenizer")) files["tokenizer.json"] = synth_tokenizer_json();
+  if (a.flag("unmarked")) {
+    nlohmann::json cfg = nlohmann::json::parse(files["config.json"], nullptr, false);
+    cfg.erase("swiglu_lab_synthetic");
+    files["config.json"] = cfg.dump(2);
+  }
+  if (!dir_write_all(a.get("out"), files, &err)) {
     std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str());
     return 1;
   }

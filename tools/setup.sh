@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
-# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing), Dear ImGui's sources from
-# Debian's source package (never committed), and the npm dev dependencies (playwright-core, tfjs).
+# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing), the sources of
+# Dear ImGui, PCRE2 and utf8proc from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +49,21 @@ SRC
   tar -xJf "$tmp"/imgui_*.orig.tar.xz -C "$IMGUI_DIR" --strip-components=1
   rm -rf "$tmp"
 fi
+
+# --- PCRE2 and utf8proc sources, for the tokenizer's wasm module ----------------
+# The native build links Debian's libraries; the page's second module (tokenizer_wasm) builds the
+# same releases from Debian's source packages (cmake/tokenizer_wasm.cmake). Same deb-src as ImGui.
+fetch_source() {  # package, folder, a file that shows it is there
+  [ -f "$2/$3" ] && return 0
+  say "fetching $1 sources (apt-get source $1)"
+  local tmp; tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source --download-only "$1" >/dev/null 2>&1)
+  mkdir -p "$2"
+  tar -xzf "$tmp"/"$1"_*.orig.tar.gz -C "$2" --strip-components=1
+  rm -rf "$tmp"
+}
+fetch_source pcre2 third_party/pcre2 src/pcre2_compile.c
+fetch_source utf8proc third_party/utf8proc utf8proc.c
 
 # --- npm dev dependencies ------------------------------------------------------
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

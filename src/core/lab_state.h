@@ -56,6 +56,7 @@ struct lab_state {
   std::string model;                 // "" = none; hf:OWNER/NAME[@REV], an http(s) URL or a relative path
   std::vector<int64_t> ids;          // a teacher's sentence as the model's token ids; empty = the lesson's
   std::string text;                  // that sentence, for display (never parsed)
+  std::string pieces;                // its tokens' texts, joined (sentence_pieces_join); "" = unknown
   std::vector<int64_t> pack_layers;  // the layers the histograms show; empty = every layer of the pack
   int64_t layer;                     // the per-token and weights views' layer; -1 = the pack's first
   int64_t probe;                     // which probe sentence

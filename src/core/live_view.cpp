@@ -137,6 +137,8 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
   for (const std::string& line : live_status_lines(src)) out += line + "\n";
   if (c.ready && model_offer_shown(*ls)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
   if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
+  const std::string typed = sentence_status_line(ls);
+  if (!typed.empty()) out += typed + "\n";
   return out;
 }
 
@@ -203,4 +205,27 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
     out += live_token_text(m, c.probe, t) + " " + fmt6((*v)[(size_t)t * m.intermediate + c.unit]) +
            (t + 1 < c.tokens ? tr(STR_MIRROR_SEP) : "");
   return out + "\n";
+}
+
+// [SECTION] typing a sentence (sentence_tokenizer.h)
+std::string sentence_failure_text(const sentence_tokenizer& t) {
+  switch (t.failure()) {
+    case SENTENCE_OK: return "";
+    case SENTENCE_NO_SERVICE: return tr(STR_TOK_NO_SERVICE);
+    case SENTENCE_FILE_MISSING: return tr(STR_TOK_FILE_MISSING);
+    case SENTENCE_FILE_FETCH: return strf(tr(STR_TOK_FILE_FETCH), fault_text(t.error()).c_str());
+    case SENTENCE_FILE_UNREADABLE: return strf(tr(STR_TOK_FILE_UNREADABLE), t.error().detail.c_str());
+    case SENTENCE_MODULE: return strf(tr(STR_TOK_MODULE), t.error().detail.c_str());
+    case SENTENCE_TOO_LONG:
+      return strf(tr(STR_TOK_TOO_LONG), t.error().detail.c_str(), std::to_string((int)SENTENCE_MAX_TOKENS).c_str());
+  }
+  return "";
+}
+
+std::string sentence_status_line(const live_session* ls) {
+  const sentence_tokenizer* t = ls->typing.get();
+  if (!t) return "";
+  if (t->state() == SENTENCE_FETCHING || t->state() == SENTENCE_TOKENIZING) return strf(tr(STR_TOK_WORKING), SENTENCE_TOKENIZER_FILE);
+  if (t->state() == SENTENCE_FAILED) return sentence_failure_text(*t);
+  return "";
 }

@@ -32,3 +32,10 @@ std::string live_header_text(live_session* ls, const live_choice& c);
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+
+// [SECTION] typing a sentence: why the checkpoint's tokenizer gave no ids, in the current language
+// ("the checkpoint has no tokenizer.json", "its tokenizer.json cannot be read: ...").
+#include "core/checkpoint_remote/sentence_tokenizer.h"
+std::string sentence_failure_text(const sentence_tokenizer& t);
+// The typed sentence's line for the header and the mirror while it is being tokenized or failed.
+std::string sentence_status_line(const live_session* ls);

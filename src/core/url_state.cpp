@@ -175,6 +175,9 @@ static const url_key URL_KEYS[] = {
     {"model", "", URL_KEY_MODEL, URL_FIELD(model), 1, 0, 0, nullptr},
     {"ids", "", URL_KEY_INTEGERS, URL_FIELD(ids), 64, 0, LAB_TOKEN_ID_MAX, nullptr},
     {"text", "", URL_KEY_TEXT, URL_FIELD(text), 1, 0, 0, nullptr},
+    // Its tokens' pieces (sentence_pieces_join: comma-separated, "\," and "\\" escaped), so a
+    // student's page shows the teacher's tokens without loading the tokenizer.
+    {"pieces", "", URL_KEY_TEXT, URL_FIELD(pieces), 1, 0, 0, nullptr},
 };
 
 // Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
@@ -192,6 +195,7 @@ struct lab_state_fields_with_keys {
   std::string model;
   std::vector<int64_t> ids;
   std::string text;
+  std::string pieces;
   std::vector<int64_t> pack_layers;
   int64_t layer, probe;
   double threshold;

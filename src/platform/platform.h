@@ -22,6 +22,9 @@ std::string platform_storage_get(const char* key);
 void platform_storage_set(const char* key, const std::string& value);
 // The network for weights (core/stream/fetch_seam.h): each request names the sink its answers go to.
 fetch_client* platform_fetch_client();
+// The tokenizer for a checkpoint's tokenizer.json (core/checkpoint_remote/sentence_tokenizer.h):
+// the page's runs in a worker loaded on first use; null where the build has none.
+struct tokenizer_service* platform_tokenizer();
 // Text the page will print that the string table does not hold (a pack's sentences and token
 // pieces, in any script): the platform makes sure its font has those characters.
 void platform_fonts_need(const std::string& text);

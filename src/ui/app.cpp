@@ -89,8 +89,11 @@ bool lab_app_animating(const lab_app* app, double now) {
   // bytes arrive, frames keep the progress moving and let the source notice a stall.
   const layer_source* src = app->live.source.get();
   const bool streaming = src && (src->phase() == SOURCE_OPENING || src->progress(-1).loading > 0);
+  // A typed sentence: frames poll the tokenizer worker's answer (it wakes nothing by itself).
+  const sentence_tokenizer* typed = app->live.typing.get();
+  const bool tokenizing = typed && (typed->state() == SENTENCE_FETCHING || typed->state() == SENTENCE_TOKENIZING);
   return lab_app_panel_animating(app, app->state.view, now) || now < app->copy_feedback_until + 0.2 ||
-         app->layout_settling || streaming;
+         app->layout_settling || streaming || tokenizing;
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {
@@ -236,6 +239,7 @@ static void sync_outputs(lab_app* app) {
 static live_choice live_prepare(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
   const std::string before = app->live.location;
+  app->live.tokenizer = platform_tokenizer();
   live_choice c = live_session_frame(&app->live, app->state, v.needs, platform_fetch_client(), now, app->stall_seconds);
   if (app->live.location != before && source_choice_for(app->state, LIVE_DEFAULT_PACK).model_over_pack)
     app->notices.push_back(tr(STR_NOTICE_MODEL_OVER_PACK));

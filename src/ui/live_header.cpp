@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/live_header_extras.h"
+#include "ui/sentence_box.h"
 #include "ui/widgets.h"
 
 static void layer_picker(lab_state* s, const source_model& m, const live_choice& c, bool several) {
@@ -61,6 +62,7 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
     layer_picker(s, src->model(), c, pick_layers);
     cache_clear_draw(ls);
   }
+  sentence_box_draw(s, ls);  // model= only
   const std::vector<std::string> status = live_status_lines(src);
   if (status.empty()) return;
   widget_fit_box_begin("stream-status", COLOR_NOTICE_BG, true);

@@ -42,7 +42,7 @@ expect("swiglu stats: ${WORK}/huge-claims: layer-000-gate.q8: 24 bytes, too shor
 # [SECTION] convert: a Llama-named, sharded F16 checkpoint, all layers, two probes
 file(REMOVE_RECURSE ${WORK})
 run(0 ${MAKE_CKPT} --out ${WORK}/llama --naming llama --hidden 96 --intermediate 256 --num-layers 3 --vocab 50
-    --dtype f16 --shards 2)
+    --dtype f16 --shards 2 --no-tokenizer)
 run(0 ${CLI} convert --checkpoint ${WORK}/llama --out ${WORK}/pack --layers all --tokens 1,2,3 --label "one two three"
     --tokens 4,5,6,7)
 expect("worst: model.layers." "${out}")
@@ -74,7 +74,7 @@ endif()
 # A directory that is not a pack is never replaced.
 file(MAKE_DIRECTORY ${WORK}/notapack)
 file(WRITE ${WORK}/notapack/precious.txt "keep me")
-run(0 ${MAKE_CKPT} --out ${WORK}/llama --naming llama --hidden 96 --intermediate 256 --num-layers 3 --vocab 50)
+run(0 ${MAKE_CKPT} --out ${WORK}/llama --naming llama --hidden 96 --intermediate 256 --num-layers 3 --vocab 50 --no-tokenizer)
 run(1 ${CLI} convert --checkpoint ${WORK}/llama --out ${WORK}/notapack --tokens 1)
 expect("not a pack" "${err}")
 if(NOT EXISTS ${WORK}/notapack/precious.txt)

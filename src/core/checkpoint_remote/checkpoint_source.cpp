@@ -6,8 +6,10 @@
 #include <cstring>
 #include <new>
 
+#include "core/live_view.h"
 #include "core/pack/pack_build.h"
 #include "core/quant/q8_format.h"
+#include "core/strings.h"
 
 static const char kConfigFile[] = "config.json";
 static const char kSingleFile[] = "model.safetensors";
@@ -68,7 +70,8 @@ void checkpoint_source::open(double now) {
   inputs_.clear();
   ck_ = checkpoint();
   model_ = source_model();
-  config_done_ = index_done_ = single_file_ = false;
+  config_done_ = index_done_ = single_file_ = model_checked_ = false;
+  sentence_.reset();
   open_failure_ = source_failure();
   phase_ = SOURCE_OPENING;
   generation_++;
@@ -322,23 +325,48 @@ bool checkpoint_source::check_model(stream_error* e, std::string* file) {
   return true;
 }
 
+// No ids= for a real model: the lesson's sentence through the checkpoint's own tokenizer.json
+// (fetched once the model is known to be readable). False while waiting, or with *e set.
+bool checkpoint_source::lesson_probe(stream_error* e) {
+  if (!sentence_) {
+    sentence_.reset(new sentence_tokenizer(client_, options_.tokenizer, where_));
+    sentence_->request(tr(STR_LESSON_SENTENCE), SENTENCE_MAX_TOKENS);
+  }
+  sentence_->pump();
+  if (sentence_->state() == SENTENCE_FAILED) {
+    *e = format_error(STREAM_NEEDS_IDS, sentence_failure_text(*sentence_));
+    sentence_.reset();  // Retry asks again
+    return false;
+  }
+  if (sentence_->state() != SENTENCE_DONE) return false;
+  probes_.push_back({tr(STR_LESSON_SENTENCE), sentence_->answer().ids, sentence_->answer().pieces});
+  return true;
+}
+
 void checkpoint_source::maybe_finish_open() {
   if (phase_ != SOURCE_OPENING || !config_done_ || !index_done_ || shards_.empty()) return;
   for (const shard_state& s : shards_)
     if (!s.parsed) return;
   std::string err;
-  read_error reason;
-  if (!ckpt_finish(&ck_, weight_map_, &err, &reason))
-    return fail_open(single_file_ ? kSingleFile : CKPT_INDEX_FILE, model_location_file_url(where_, single_file_ ? kSingleFile : CKPT_INDEX_FILE),
-                     format_error(STREAM_FORMAT, reason));
   stream_error e;
-  std::string file;
-  if (!check_model(&e, &file)) return fail_open(file, model_location_file_url(where_, file), e);
+  if (!model_checked_) {  // once: a wait for the tokenizer comes back here
+    read_error reason;
+    if (!ckpt_finish(&ck_, weight_map_, &err, &reason))
+      return fail_open(single_file_ ? kSingleFile : CKPT_INDEX_FILE, model_location_file_url(where_, single_file_ ? kSingleFile : CKPT_INDEX_FILE),
+                       format_error(STREAM_FORMAT, reason));
+    std::string file;
+    if (!check_model(&e, &file)) return fail_open(file, model_location_file_url(where_, file), e);
+    model_checked_ = true;
+  }
   const model_config& c = ck_.config;
   probes_ = options_.probes;
   if (probes_.empty()) {
-    if (!c.synthetic) return fail_open(kConfigFile, model_location_file_url(where_, kConfigFile), format_error(STREAM_NEEDS_IDS, ""));
-    probes_.push_back(checkpoint_default_synthetic_probe());
+    if (c.synthetic) {
+      probes_.push_back(checkpoint_default_synthetic_probe());
+    } else if (!lesson_probe(&e)) {  // waiting for the tokenizer, or it has none
+      if (e.failed()) fail_open(SENTENCE_TOKENIZER_FILE, model_location_file_url(where_, SENTENCE_TOKENIZER_FILE), e);
+      return;
+    }
   }
   for (const source_probe& p : probes_) {
     if (p.tokens.empty() || p.tokens.size() > PACK_MAX_TOKENS)
@@ -522,6 +550,7 @@ void checkpoint_source::pump(double now) {
   if (phase_ == SOURCE_FAILED || phase_ == SOURCE_EMPTY) return;
   if (phase_ == SOURCE_READY) mark_needs();
   int loading = fetch_queue_expire(&queue_, now);
+  if (phase_ == SOURCE_OPENING && sentence_) maybe_finish_open();  // the tokenizer's answer may be in
   if (phase_ == SOURCE_OPENING) {  // a stalled opening request fails the whole opening
     for (size_t i = 0; i < queue_.items.size(); i++)
       if (queue_.items[i].state == FETCH_ITEM_FAILED) {

@@ -19,11 +19,13 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint_remote/model_location.h"
+#include "core/checkpoint_remote/sentence_tokenizer.h"
 #include "core/checkpoint_remote/tensor_chunks.h"
 #include "core/source/layer_source.h"
 #include "core/stream/fetch_queue.h"
@@ -39,8 +41,10 @@ struct checkpoint_source_options {
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint32_t header_prefetch = CKPT_HEADER_PREFETCH;  // first request of a shard's header
   // A teacher's sentence (the link's ids= and text=). Empty: the lesson's sentence, which this
-  // page knows as ids only for the synthetic checkpoint; a real model then needs ids=.
+  // page knows as ids only for the synthetic checkpoint; a real model's comes from its own
+  // tokenizer.json through `tokenizer` (STREAM_NEEDS_IDS when there is none or it cannot be read).
   std::vector<source_probe> probes;
+  tokenizer_service* tokenizer = nullptr;
 };
 
 // The probe a synthetic checkpoint gets by default: the default pack's (ids 1..6).
@@ -123,6 +127,7 @@ struct checkpoint_source final : layer_source, fetch_sink {
   bool parse_shard_head(int shard, stream_error* e);
   void maybe_finish_open();
   bool check_model(stream_error* e, std::string* file);
+  bool lesson_probe(stream_error* e);
   void build_items();
   void compute_inputs();
   bool on_tensor_answer(fetch_item* it, const item_info& in, const fetch_response& r, stream_error* e);
@@ -144,12 +149,14 @@ struct checkpoint_source final : layer_source, fetch_sink {
   // [SECTION] what opening has learnt
   bool config_done_ = false, index_done_ = false;
   bool single_file_ = false;  // no index: one model.safetensors
+  bool model_checked_ = false;  // ckpt_finish and check_model passed (then maybe the tokenizer's wait)
   std::string config_text_;
   std::map<std::string, std::string> weight_map_;
   std::vector<shard_state> shards_;
   checkpoint ck_;
   // [SECTION] what the lesson gets
   std::vector<source_probe> probes_;
+  std::unique_ptr<sentence_tokenizer> sentence_;      // the lesson's sentence, when no ids= came
   std::map<int64_t, std::vector<float>> embed_rows_;  // token id -> (hidden) f32
   std::vector<float> norm_;                           // layer 0's post_attention_layernorm
   std::vector<std::vector<float>> inputs_;            // [probe] (T, hidden)

@@ -15,13 +15,16 @@ source_choice source_choice_for(const lab_state& s, const std::string& default_p
     source_probe p;
     p.tokens = s.ids;
     p.label = s.text;
+    // The teacher's pieces when they fit the ids; otherwise the chips read "#id".
+    if (!s.pieces.empty() && (!sentence_pieces_split(s.pieces, &p.pieces) || p.pieces.size() != s.ids.size())) p.pieces.clear();
     c.probes.push_back(p);
     for (int64_t id : s.ids) c.key += " " + std::to_string(id);
   }
   return c;
 }
 
-layer_source* source_choice_open(const source_choice& c, fetch_client* client, double now, double stall_seconds) {
+layer_source* source_choice_open(const source_choice& c, fetch_client* client, double now, double stall_seconds,
+                                 tokenizer_service* tokenizer) {
   if (c.checkpoint) {
     model_location loc;
     std::string why;
@@ -29,6 +32,7 @@ layer_source* source_choice_open(const source_choice& c, fetch_client* client, d
       checkpoint_source_options o;
       o.stall_seconds = stall_seconds;
       o.probes = c.probes;
+      o.tokenizer = tokenizer;
       return new checkpoint_source(client, loc, now, o);
     }
   }

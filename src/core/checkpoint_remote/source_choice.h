@@ -19,5 +19,8 @@ struct source_choice {
 };
 
 source_choice source_choice_for(const lab_state& s, const std::string& default_pack);
-// A new source for the choice (the caller owns it), opened at `now`.
-layer_source* source_choice_open(const source_choice& c, fetch_client* client, double now, double stall_seconds);
+// A new source for the choice (the caller owns it), opened at `now`. `tokenizer`: the platform's,
+// for a checkpoint without ids= (the lesson's sentence through its tokenizer.json); may be null.
+struct tokenizer_service;
+layer_source* source_choice_open(const source_choice& c, fetch_client* client, double now, double stall_seconds,
+                                 tokenizer_service* tokenizer = nullptr);

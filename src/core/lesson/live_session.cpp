@@ -84,7 +84,7 @@ live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, 
   if (!ls->source || ls->location != location) {
     live_session_close(ls);
     ls->location = location;
-    ls->source.reset(source_choice_open(source_choice_for(s, LIVE_DEFAULT_PACK), client, now, stall_seconds));
+    ls->source.reset(source_choice_open(source_choice_for(s, LIVE_DEFAULT_PACK), client, now, stall_seconds, ls->tokenizer));
   }
   ls->needs = needs;
   layer_source* src = ls->source.get();

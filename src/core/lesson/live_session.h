@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint_remote/sentence_tokenizer.h"
 #include "core/lab_state.h"
 #include "core/lesson/gate_activity.h"
 #include "core/lesson/token_experiments.h"
@@ -54,6 +55,10 @@ struct live_session {
   bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
   int needs = 0;             // what the current view needs (LIVE_*), as the last frame said
   std::string cache_note;    // the weight cache's Clear button's confirmation, until the next source
+  tokenizer_service* tokenizer = nullptr;  // the platform's, for a model= link without ids=
+  // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
+  std::unique_ptr<sentence_tokenizer> typing;
+  std::string typing_model;
 };
 
 // Which source a state names, as a key that changes exactly when another must open

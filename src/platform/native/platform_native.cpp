@@ -39,5 +39,6 @@ const std::string& platform_native_lang() { return g_lang; }
 // Weight packs come from the fetch twin; tests give it files and deliver its answers.
 static native_fetch g_fetch;
 fetch_client* platform_fetch_client() { return &g_fetch; }
+tokenizer_service* platform_tokenizer() { return nullptr; }  // the UI tests link no tokenizer
 native_fetch* platform_native_fetch() { return &g_fetch; }
 void platform_fonts_need(const std::string&) {}  // headless: ImGui's default font, nothing to fetch

@@ -1,0 +1,112 @@
+// A sentence through a checkpoint's own tokenizer.json (see sentence_tokenizer.h).
+#include "core/checkpoint_remote/sentence_tokenizer.h"
+
+sentence_tokenizer::sentence_tokenizer(fetch_client* client, tokenizer_service* service, const model_location& where)
+    : client_(client), service_(service), where_(where) {}
+
+sentence_tokenizer::~sentence_tokenizer() {
+  if (client_) client_->forget_sink(this);
+}
+
+void sentence_tokenizer::fail(sentence_failure f, stream_error e) {
+  state_ = SENTENCE_FAILED;
+  failure_ = f;
+  error_ = e;
+  job_ = 0;
+}
+
+void sentence_tokenizer::request(const std::string& text, size_t max_tokens) {
+  text_ = text;
+  max_tokens_ = max_tokens;
+  answer_ = tokenize_answer();
+  failure_ = SENTENCE_OK;
+  error_ = stream_error();
+  job_ = 0;  // a late answer to an older sentence is dropped
+  if (!service_) return fail(SENTENCE_NO_SERVICE, stream_error());
+  if (fetch_id_) {  // the file is on its way: tokenize when it is in
+    state_ = SENTENCE_FETCHING;
+    return;
+  }
+  if (!json_.empty() || service_->tokenizer_known(file_url())) return start_tokenizing();
+  state_ = SENTENCE_FETCHING;
+  fetch_request rq;
+  rq.url = file_url();
+  fetch_id_ = client_->fetch_start(this, rq);
+}
+
+void sentence_tokenizer::on_fetch_response(uint32_t id, const fetch_response& r, double) {
+  if (id != fetch_id_) return;
+  fetch_id_ = 0;
+  bytes_fetched_ += r.n;
+  if (r.status == 404) return fail(SENTENCE_FILE_MISSING, stream_error_from_status(404, ""));
+  if (r.status != 200) return fail(SENTENCE_FILE_FETCH, stream_error_from_status(r.status == 206 ? 0 : r.status, r.error));
+  stream_error e;
+  if (r.n > SENTENCE_TOKENIZER_MAX_BYTES) {
+    e.fault = STREAM_FORMAT;
+    e.detail = "larger than 64 MB";
+    return fail(SENTENCE_FILE_FETCH, e);
+  }
+  if (r.n == 0 || (r.total_size && r.total_size != r.n)) {  // cut short: never hand on part of a file
+    e.fault = STREAM_TRUNCATED;
+    e.got = r.n;
+    e.want = r.total_size;
+    return fail(SENTENCE_FILE_FETCH, e);
+  }
+  json_.assign((const char*)r.body, r.n);
+  if (state_ == SENTENCE_FETCHING) start_tokenizing();
+}
+
+void sentence_tokenizer::start_tokenizing() {
+  state_ = SENTENCE_TOKENIZING;
+  job_ = service_->tokenize_start(file_url(), json_, text_);
+}
+
+void sentence_tokenizer::pump() {
+  if (state_ != SENTENCE_TOKENIZING || !job_) return;
+  tokenize_answer a;
+  if (!service_->tokenize_poll(job_, &a)) return;
+  job_ = 0;
+  stream_error e;
+  e.detail = a.error;
+  if (a.module_failed) return fail(SENTENCE_MODULE, e);
+  if (!a.error.empty()) {
+    json_.clear();  // refused: a later request fetches it again (the host may have fixed it)
+    return fail(SENTENCE_FILE_UNREADABLE, e);
+  }
+  // The service holds the parsed tokenizer now; the text is not needed here any more.
+  std::string().swap(json_);
+  if (a.ids.empty() || a.ids.size() > max_tokens_ || a.pieces.size() != a.ids.size()) {
+    e.detail = std::to_string(a.ids.size());
+    return fail(SENTENCE_TOO_LONG, e);
+  }
+  answer_ = a;
+  state_ = SENTENCE_DONE;
+}
+
+std::string sentence_pieces_join(const std::vector<std::string>& pieces) {
+  std::string out;
+  for (size_t i = 0; i < pieces.size(); i++) {
+    if (i) out += ',';
+    for (char ch : pieces[i]) {
+      if (ch == ',' || ch == '\\') out += '\\';
+      out += ch;
+    }
+  }
+  return out;
+}
+
+bool sentence_pieces_split(const std::string& joined, std::vector<std::string>* pieces) {
+  std::vector<std::string> out(1);
+  for (size_t i = 0; i < joined.size(); i++) {
+    if (joined[i] == ',') {
+      out.emplace_back();
+    } else if (joined[i] == '\\') {
+      if (++i == joined.size()) return false;
+      out.back() += joined[i];
+    } else {
+      out.back() += joined[i];
+    }
+  }
+  *pieces = out;
+  return true;
+}

@@ -1,0 +1,72 @@
+// The sentence box (see sentence_box.h).
+#include "ui/sentence_box.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/checkpoint_remote/model_location.h"
+#include "core/live_view.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "platform/platform.h"
+#include "ui/item_probe.h"
+#include "ui/widgets.h"
+
+static char g_typed[LAB_TEXT_MAX + 1];
+static bool g_applied = false;  // the last answer went into the link already
+
+// A new checkpoint: a new tokenizer for its file, and the box starts from the link's sentence.
+static void follow_model(const lab_state& s, live_session* ls) {
+  if (ls->typing && ls->typing_model == s.model) return;
+  model_location where;
+  std::string why;
+  ls->typing.reset();
+  ls->typing_model = s.model;
+  if (!model_location_parse(s.model, &where, &why)) return;
+  ls->typing.reset(new sentence_tokenizer(platform_fetch_client(), platform_tokenizer(), where));
+  const std::string start = s.text.empty() ? tr(STR_LESSON_SENTENCE) : s.text;
+  std::strncpy(g_typed, start.c_str(), LAB_TEXT_MAX);
+  g_typed[LAB_TEXT_MAX] = 0;
+  g_applied = true;
+}
+
+void sentence_box_draw(lab_state* s, live_session* ls) {
+  if (s->model.empty()) return;
+  follow_model(*s, ls);
+  sentence_tokenizer* t = ls->typing.get();
+  if (!t) return;
+  const float fs = ImGui::GetFontSize();
+  widget_text_wrapped(tr(STR_TOK_HINT));
+  ImGui::AlignTextToFramePadding();
+  widget_text(tr(STR_TOK_LABEL));
+  widget_same_line_if_fits(fs * 12);
+  const float button = widget_button_width(tr(STR_TOK_APPLY));
+  ImGui::SetNextItemWidth(std::max(fs * 10, ImGui::GetContentRegionAvail().x - button - fs));
+  bool go = ImGui::InputText("##sentence", g_typed, sizeof g_typed, ImGuiInputTextFlags_EnterReturnsTrue);
+  item_probe("sentence-input");
+  ImGui::SameLine();
+  go |= ImGui::Button(tr(STR_TOK_APPLY));
+  item_probe("sentence-apply");
+  if (go && g_typed[0]) {
+    t->request(g_typed, SENTENCE_MAX_TOKENS);
+    g_applied = false;
+  }
+  t->pump();
+  if (t->state() == SENTENCE_DONE && !g_applied) {
+    g_applied = true;
+    const tokenize_answer& a = t->answer();
+    s->ids = a.ids;
+    s->text = t->text();
+    // Too long for the link: the student's chips read "#id" (the ids and numbers are the same).
+    s->pieces = sentence_pieces_join(a.pieces);
+    if (s->pieces.size() > LAB_TEXT_MAX) s->pieces.clear();
+    s->probe = 0;
+    s->perm.clear();
+    s->hist_token = -1;
+  }
+  const std::string line = sentence_status_line(ls);
+  if (!line.empty()) {
+    if (t->state() == SENTENCE_FAILED) widget_text_colored(IM_COL32(170, 30, 30, 255), line);
+    else widget_text_wrapped(line);
+  }
+}

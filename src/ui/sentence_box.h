@@ -1,0 +1,9 @@
+// The live header's text box for a checkpoint (model=): a teacher types a sentence, the
+// checkpoint's own tokenizer.json splits it (core/checkpoint_remote/sentence_tokenizer.h, the
+// tokenizer module loaded on the first Enter), and the link gets ids=, text= and pieces=.
+#pragma once
+
+#include "core/lab_state.h"
+#include "core/lesson/live_session.h"
+
+void sentence_box_draw(lab_state* s, live_session* ls);

@@ -1,0 +1,138 @@
+// Browser tests of typing a sentence for a checkpoint (issue 13): the page loads its second wasm
+// module (the core's tokenizer, in a worker) only when a sentence must be tokenized, fetches the
+// checkpoint's tokenizer.json from the Hub-like host (tools/hub_server.mjs), shows the pieces as
+// the tokens, and writes ids=, text= and pieces= into the link. A student who opens that link sees
+// the same tokens and numbers, and neither the module nor tokenizer.json is fetched (counted at
+// the two hosts). A model= link without ids= tokenizes the lesson's sentence; a checkpoint with no
+// tokenizer.json says so. The checkpoints are make_checkpoint's, --unmarked (treated as real
+// models, with no probe of their own) and small, with its lesson tokenizer.json.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openPage, mirror, hash, waitForMirror, clickItem } from "./browser.mjs";
+import { createHubServers } from "../../tools/hub_server.mjs";
+
+const LIVE_TIMEOUT = 60000;
+const LESSON_TOKENS = "今天 | 天气 | 不错 | ， | 我们 | 去 | 公园";
+const MODULE_FILES = /tokenizer_(loader\.js|wasm\.js|wasm\.wasm)/;
+
+async function startHub(root) {
+  const faults = new Map(), log = [];
+  const hub = createHubServers(root, { faults, log });
+  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
+  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
+}
+
+// The line of the mirror that lists the probe's tokens, and the histogram lines (the numbers).
+const tokensLine = (text) => text.split("\n").find((l) => /"[^"]*" \(\d+\)/.test(l)) || "";
+const liveLines = (text) => text.split("\n").filter((l) => /\((live|实时)\)/.test(l)).join("\n");
+const LIVE = { en: "(live)", zh: "(实时)" };
+
+// Both layers of the test checkpoints computed (the mirror shows "(live)" once each).
+const waitAllLive = (page) => page.waitForFunction(() =>
+  (document.getElementById("lab-text").textContent.match(/\((live|实时)\)/g) || []).length >= 2, null, { timeout: LIVE_TIMEOUT });
+
+// What the page's paste handler receives from Ctrl+V.
+export const pasteText = (page, text) => page.evaluate((t) => {
+  const data = new DataTransfer();
+  data.setData("text", t);
+  window.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data }));
+}, text);
+
+export function registerTokenizerTests(test, { expect, shot, cli }) {
+  const makeCkpt = path.join(path.dirname(cli), "make_checkpoint");
+  let root = null;
+  const ensureCheckpoints = () => {
+    if (root) return root;
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-tok-"));
+    const small = ["--hidden", "128", "--intermediate", "384", "--num-layers", "2", "--vocab", "512", "--unmarked"];
+    execFileSync(makeCkpt, ["--out", path.join(root, "swiglu-lab", "with-tokenizer"), ...small]);
+    execFileSync(makeCkpt, ["--out", path.join(root, "swiglu-lab", "no-tokenizer"), ...small, "--no-tokenizer"]);
+    return root;
+  };
+  const moduleRequests = (site) => site.log.filter((e) => MODULE_FILES.test(e.path)).length;
+  const tokenizerRequests = (h) => h.log.filter((e) => e.path.endsWith("/tokenizer.json")).length;
+
+  test("tokenizer: model= without ids= tokenizes the lesson's sentence with the checkpoint's tokenizer.json", async (site) => {
+    const h = await startHub(ensureCheckpoints());
+    try {
+      const before = moduleRequests(site);
+      const page = await openPage(site, `#v=1&view=gates&model=${h.base}/swiglu-lab/with-tokenizer/resolve/main/`);
+      await waitForMirror(page, LESSON_TOKENS, LIVE_TIMEOUT);
+      await waitForMirror(page, "(live)", LIVE_TIMEOUT);
+      expect(moduleRequests(site) > before, "the tokenizer module was not fetched");
+      expect(tokenizerRequests(h) >= 1, "tokenizer.json was not asked of the host");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    } finally {
+      h.hub.close();
+    }
+  });
+
+  for (const [lang, words] of [["en", "the checkpoint has no tokenizer.json"], ["zh", "这个检查点没有 tokenizer.json"]])
+    test(`tokenizer ${lang}: a checkpoint without tokenizer.json says so`, async (site) => {
+      const h = await startHub(ensureCheckpoints());
+      try {
+        const page = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${h.base}/swiglu-lab/no-tokenizer/resolve/main/`);
+        await waitForMirror(page, words, LIVE_TIMEOUT);
+        const unexpected = page.labErrors.filter((e) => !/Failed to load|404/.test(e));
+        expect(unexpected.length === 0, "page errors: " + unexpected.join("; "));
+        await page.context().close();
+      } finally {
+        h.hub.close();
+      }
+    });
+
+  const TYPED = { en: "Go to the park", zh: "今天我们去公园" };
+  for (const lang of ["en", "zh"])
+    test(`tokenizer ${lang}: a typed sentence goes into the link; the student's page shows the same without the tokenizer`, async (site) => {
+      const h = await startHub(ensureCheckpoints());
+      try {
+        const model = `${h.base}/swiglu-lab/with-tokenizer/resolve/main/`;
+        // English: a link with ids= already, so nothing of the tokenizer loads until Enter (the
+        // module's first start comes from the box); Chinese: after the lesson's sentence was tokenized.
+        const first = moduleRequests(site);
+        const teacher = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}` + (lang === "en" ? "&ids=1,2,3&text=three" : ""));
+        await waitForMirror(teacher, LIVE[lang], LIVE_TIMEOUT);
+        if (lang === "en") expect(moduleRequests(site) === first, "the tokenizer module was fetched before anyone typed");
+        await clickItem(teacher, "sentence-input");
+        await teacher.keyboard.press("Control+A");
+        await teacher.keyboard.press("Backspace");
+        // English typed key by key; Chinese pasted (the canvas takes no desktop IME: a teacher
+        // pastes, a phone types through the page's hidden text field).
+        if (lang === "en") await teacher.keyboard.type(TYPED[lang]);
+        else await pasteText(teacher, TYPED[lang]);
+        await teacher.keyboard.press("Enter");
+        await teacher.waitForFunction(() => /[#&]ids=\d/.test(location.hash) && /[#&]pieces=[^&]/.test(location.hash), null, { timeout: LIVE_TIMEOUT });
+        const link = await hash(teacher);
+        expect(link.includes("text=" + TYPED[lang]), "the link lacks text=: " + link);
+        await waitForMirror(teacher, `"${TYPED[lang]}"`, LIVE_TIMEOUT);
+        await waitAllLive(teacher);
+        const taught = await mirror(teacher);
+        const tokens = tokensLine(taught);
+        if (lang === "en") expect(tokens.endsWith("G | o |   | t | o |   | t | h | e |   | p | a | r | k"), "the pieces are not the tokenizer's: " + tokens);
+        if (lang === "zh") expect(tokens.endsWith("今天 | 我们 | 去 | 公园"), "the pieces are not the tokenizer's: " + tokens);
+        await shot(teacher, `tokenizer-typed-${lang}-desktop`);
+
+        // The student: a fresh browser context opens the link; nothing of the tokenizer is fetched.
+        const moduleBefore = moduleRequests(site), fileBefore = tokenizerRequests(h);
+        const raw = await teacher.evaluate(() => location.hash);
+        const student = await openPage(site, raw, lang === "zh" ? { width: 390, height: 844, phone: true } : {});
+        await waitForMirror(student, tokens, LIVE_TIMEOUT);
+        await waitAllLive(student);
+        const seen = await mirror(student);
+        expect(tokensLine(seen) === tokens, `the student sees ${tokensLine(seen)}, the teacher ${tokens}`);
+        expect(liveLines(seen) === liveLines(taught), `numbers differ:\n${liveLines(seen)}\nvs\n${liveLines(taught)}`);
+        expect(moduleRequests(site) === moduleBefore, "the student's page fetched the tokenizer module");
+        expect(tokenizerRequests(h) === fileBefore, "the student's page fetched tokenizer.json");
+        await shot(student, `tokenizer-student-${lang}-${lang === "zh" ? "phone" : "desktop"}`);
+        expect(teacher.labErrors.length === 0 && student.labErrors.length === 0,
+          "page errors: " + teacher.labErrors.concat(student.labErrors).join("; "));
+        await teacher.context().close();
+        await student.context().close();
+      } finally {
+        h.hub.close();
+      }
+    });
+}
