@@ -104,6 +104,7 @@ foreach(f index.html)
 endforeach()
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
+          swiglu_text_en.wasm swiglu_text_zh.wasm
   COMMENT "Compressing the first load (brotli, gzip)" VERBATIM)
 
 # [SECTION] size: the first load is mostly ImGui and the UI, where speed does not matter; they
@@ -141,3 +142,31 @@ file(COPY_FILE ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp.new ${CMAKE_BINARY_DIR}/im
 get_target_property(IMGUI_SOURCES imgui SOURCES)
 list(TRANSFORM IMGUI_SOURCES REPLACE ".*/imgui_draw\\.cpp$" ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp)
 set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
+
+# [SECTION] the early text (issue 16): swiglu_text_en.wasm and swiglu_text_zh.wasm, tiny second
+# modules built from the core's URL, mirror, string and number code only (no ImGui, GL, fonts,
+# kernels, json or streamer), one language each, so the page shows the view's text for the link
+# opened while the main wasm is still on its way. index.html fetches the link's one beside the main
+# wasm and instantiates it without Emscripten's glue (STANDALONE_WASM: two imports, stubbed there).
+set(EARLY_TEXT_SOURCES
+  src/early/early_text.cpp src/early/live_view_absent.cpp
+  src/core/lab_text_open.cpp src/core/lab_text.cpp src/core/lab_state.cpp src/core/url_state.cpp
+  src/core/view_table.cpp src/core/strings.cpp src/core/number_format.cpp src/core/activations.cpp
+  src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/param_budget.cpp src/core/model_budget.cpp
+  src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
+  src/core/checkpoint_remote/model_location.cpp)
+
+foreach(lang en zh)
+  string(TOUPPER ${lang} LANG_UPPER)
+  add_executable(swiglu_text_${lang} ${EARLY_TEXT_SOURCES})
+  target_include_directories(swiglu_text_${lang} PRIVATE src)
+  target_compile_definitions(swiglu_text_${lang} PRIVATE SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
+  target_compile_options(swiglu_text_${lang} PRIVATE -Oz -fno-rtti -flto)
+  set_target_properties(swiglu_text_${lang} PROPERTIES SUFFIX ".wasm" RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
+  target_link_options(swiglu_text_${lang} PRIVATE
+    -Oz -fno-rtti -flto -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
+    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
+    -sEXPORTED_FUNCTIONS=_early_text_for_link,_malloc,_free)
+  add_dependencies(swiglu_lab swiglu_text_${lang})
+
+endforeach()

@@ -14,8 +14,9 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const site = opt("--site", "build-wasm/site");
 const maxBr = Number(opt("--max-br-kb", "0"));
 const maxGz = Number(opt("--max-gzip-kb", opt("--max-kb", "0")));
-// The page, its glue and wasm, and the default pack's manifest, which index.html preloads.
-const FIRST_LOAD = ["index.html", "swiglu_lab.js", "swiglu_lab.wasm", "packs/default/manifest.json"];
+// The page, its glue and wasm, the early text of an English page (swiglu_text_zh.wasm is the same
+// size for a Chinese one), and the default pack's manifest, which index.html preloads.
+const FIRST_LOAD = ["index.html", "swiglu_lab.js", "swiglu_lab.wasm", "swiglu_text_en.wasm", "packs/default/manifest.json"];
 const OPTIONAL = new Set(["packs/default/manifest.json"]);  // absent until the native build copies the pack
 
 const brotli = (bytes) => zlib.brotliCompressSync(bytes, {

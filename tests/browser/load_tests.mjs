@@ -5,7 +5,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
-import { openPage, mirror, waitForMirror } from "./browser.mjs";
+import { openPage, mirror, waitForMirror, viewTable, NETWORK_PROFILES } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;  // as in live_tests.mjs: SwiftShader on two cores
 
@@ -32,8 +32,81 @@ function get(url, acceptEncoding) {
   });
 }
 
-export function registerLoadTests(test, { expect, expectIncludes }) {
-  test("first load: the wasm and the manifest are asked for beside the js, each once; no Chinese font in English", async (site) => {
+// Records, in the page, the first text #lab-early shows (the early text, src/early/) and when,
+// whether it was laid out on screen, and whether the first frame had come yet.
+const watchEarlyText = () => {
+  new MutationObserver(() => {
+    const el = document.getElementById("lab-early");
+    if (window.labEarlySeen || !el || !el.textContent) return;
+    const box = el.getBoundingClientRect();
+    window.labEarlySeen = { text: el.textContent, ms: performance.now(), onScreen: box.height > 0 && box.top < innerHeight,
+                            beforeFirstFrame: !document.body.dataset.labReady };
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
+export function registerLoadTests(test, { expect, expectIncludes, shot }) {
+  test("early text: what a phone and a laptop show before the wasm (screenshots, en and zh)", async (site) => {
+    for (const [width, height, screen] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
+      for (const lang of ["en", "zh"]) {
+        const phone = screen === "phone";
+        const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
+        const page = await context.newPage();
+        await page.route("**/swiglu_lab.js", () => {});  // never answered: the page stays before its first frame
+        await page.goto(site.base + `#v=1&view=hand&step=5&lang=${lang}`);
+        await page.waitForFunction(() => window.labEarlyTextMs, null, { timeout: 20000 });
+        const text = await page.locator("#lab-early").innerText();
+        expectIncludes(text, "y = [1.924234, -1.761594]", `the early text (${screen}, ${lang})`);
+        const box = await page.locator("#lab-early").boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width + 1, `the early text is wider than the ${screen} screen`);
+        await shot(page, `early-text-hand-${lang}-${screen}`);
+        await context.close();
+      }
+    }
+  });
+
+  test("early text: every view, en and zh, opened cold on fast 3G, is readable before the first frame and is the app's mirror", async (site) => {
+    const fast3g = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions;
+    const links = {  // a link that is not the default, per view: the early text must follow the link
+      hand: "&x=0.5,-3&step=3", silu: "&z=2.5&ov=gelu", budget: "&h=2048&f=5504&layers=32", quiz: "&quiz=bf16all",
+    };
+    for (const view of viewTable()) {
+      for (const lang of ["en", "zh"]) {
+        const link = `#v=1&view=${view.name}&lang=${lang}${links[view.name] || ""}`;
+        const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+        await context.addInitScript(watchEarlyText);
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Network.enable");
+        await cdp.send("Network.emulateNetworkConditions", fast3g);
+        const errors = [], from = site.log.length;
+        page.on("pageerror", (e) => errors.push(String(e)));
+        await page.goto(site.base + link);
+        await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
+        await page.waitForFunction(() => document.getElementById("lab-text").textContent.length > 0);
+        const seen = await page.evaluate(() => window.labEarlySeen);
+        expect(seen, `${link}: no early text before the app ran`);
+        if (seen) {
+          expect(seen.beforeFirstFrame && seen.onScreen, `${link}: the early text came after the first frame or off screen`);
+          const app = await mirror(page);
+          if (view.live) {
+            expect(seen.text.length > 0 && app.startsWith(seen.text), `${link}: the early text is not how the mirror begins:\n${seen.text}\n---\n${app}`);
+          } else {
+            expect(seen.text === app, `${link}: the early text differs from the mirror:\n${seen.text}\n---\n${app}`);
+          }
+          const n = counts(site.log, from);
+          for (const f of [`/swiglu_text_${lang}.wasm`, "/swiglu_lab.wasm", "/swiglu_lab.js"])
+            expect(n[f] === 1, `${link}: ${f} was requested ${n[f] || 0} times (once: the glue takes the page's own request)`);
+          console.log(`    ${link}: early text at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
+        }
+        expect(errors.length === 0, `${link}: page errors: ${errors.join("; ")}`);
+        expect(await page.locator("#loading").count() === 0, `${link}: the early text stayed after the first frame`);
+        await context.close();
+      }
+    }
+  });
+
+
+  test("first load: the wasm and the manifest are asked for once each, as the early text arrives; no Chinese font in English", async (site) => {
     const from = site.log.length;
     const page = await openPage(site, "#v=1&view=gates");
     await page.waitForFunction(() => /: \((live|precomputed)\)/.test(document.getElementById("lab-text").textContent), null,
@@ -42,10 +115,11 @@ export function registerLoadTests(test, { expect, expectIncludes }) {
     for (const f of ["/swiglu_lab.wasm", "/swiglu_lab.js", "/packs/default/manifest.json"])
       expect(n[f] === 1, `${f} was requested ${n[f] || 0} times (preloaded: once): ${JSON.stringify(n)}`);
     for (const f of Object.keys(n)) expect(!f.startsWith("/fonts/"), `an English page fetched the font ${f}`);
-    const js = await timing(page, "swiglu_lab.js"), wasm = await timing(page, "swiglu_lab.wasm");
-    const manifest = await timing(page, "manifest.json");
-    expect(wasm.start < js.end, `the wasm was asked for at ${wasm.start} ms, only after the js arrived (${js.end} ms)`);
-    expect(manifest.start < js.end, `the manifest was asked for at ${manifest.start} ms, after the js arrived (${js.end} ms)`);
+    // On loopback the js may run before the early text's answer: either asks, once. (On a slow link
+    // both go as the early text's answer begins: the early-text test checks that.)
+    const wasm = await timing(page, "swiglu_lab.wasm"), manifest = await timing(page, "manifest.json");
+    expect(n["/swiglu_text_en.wasm"] === 1 && !n["/swiglu_text_zh.wasm"], `the early text module of the page's language once: ${JSON.stringify(n)}`);
+    expect(manifest.start < wasm.end, `the manifest was asked for at ${manifest.start} ms, after the wasm had arrived (${wasm.end} ms)`);
     expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
     await page.context().close();
   });
@@ -71,7 +145,7 @@ export function registerLoadTests(test, { expect, expectIncludes }) {
   });
 
   test("serve.mjs sends the build's .br to a browser that accepts brotli, .gz to one that accepts gzip, else the file", async (site) => {
-    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html"]) {
+    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html", "swiglu_text_en.wasm", "swiglu_text_zh.wasm"]) {
       const raw = fs.readFileSync(path.join(site.dir, f));
       const br = await get(site.base + f, "gzip, deflate, br");
       expect(br.headers["content-encoding"] === "br", `${f}: ${br.headers["content-encoding"]} for a browser accepting br`);

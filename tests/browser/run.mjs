@@ -345,7 +345,7 @@ for (const screen of SCREENS)
     });
 
 registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
-registerLoadTests(test, { expect, expectIncludes });
+registerLoadTests(test, { expect, expectIncludes, shot });
 registerLiveUxTests(test, { expect, shot });
 registerLessonTests(test, { expect, expectIncludes, shot });
 registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
