@@ -51,7 +51,10 @@ static std::string fault_text(const stream_error& e) {
     case STREAM_NOT_SWIGLU: return strf(tr(STR_FAULT_NOT_SWIGLU), (e.reason.set() ? read_error_text(e.reason) : e.detail).c_str());
     case STREAM_MIXTURE_OF_EXPERTS: return tr(STR_FAULT_MIXTURE_OF_EXPERTS);
     case STREAM_NEEDS_IDS:
-      return std::string(tr(STR_FAULT_NEEDS_IDS)) + (e.reason.set() ? strf(tr(STR_READ_ASIDE), read_error_text(e.reason).c_str()) : "");
+    {  // why the ids are not known: a parser's reason, or the tokenizer's own words (live_view's sentence text)
+      const std::string why = e.reason.set() ? read_error_text(e.reason) : e.detail;
+      return std::string(tr(STR_FAULT_NEEDS_IDS)) + (why.empty() ? "" : strf(tr(STR_READ_ASIDE), why.c_str()));
+    }
     case STREAM_FAULT_COUNT: break;
   }
   return "";
