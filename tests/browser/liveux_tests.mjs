@@ -55,6 +55,13 @@ async function doubleTap(page, x, y) {
 
 // Starts typing into the number named `name` as a person does on that screen, and types `text`.
 async function typeInto(page, screen, name, text) {
+  // As a person scrolls a field into view before tapping it (the live header may push it down).
+  for (let i = 0; i < 5; i++) {
+    const r = await page.evaluate((n) => window.labItemRect(n), name);
+    if (r && r.y >= 0 && r.y + r.h <= screen.height) break;
+    await page.mouse.wheel(0, r ? r.y + r.h / 2 - screen.height / 2 : screen.height * 0.5);
+    await page.waitForTimeout(250);
+  }
   const c = await itemCenter(page, name);
   if (screen.phone) {
     await doubleTap(page, c.x, c.y);
