@@ -26,14 +26,8 @@ static std::string printed_shares(const mlp_gate_counts& c) {
 static void build_default_pack(mem_files* pack) {
   mem_files ckf;
   ckf.files = synth_checkpoint_make(synth_spec());
-  checkpoint ck;
   std::string err;
-  REQUIRE(ckpt_open(&ckf, &ck, &err));
-  pack_build_options o;
-  o.layers = {0, 11, 23};
-  o.probes = {{"今天天气不错，我们去公园", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}}};
-  pack_build_result res;
-  REQUIRE(pack_build(ck, o, pack, &res, &err));
+  REQUIRE(pack_test_build(ckf, {0, 11, 23}, {pack_test_lesson_probe("今天天气不错，我们去公园")}, pack, &err));
 }
 
 TEST_CASE("pack: the default pack's precomputed shares print as the live ones at every threshold", "[packs][pack]") {

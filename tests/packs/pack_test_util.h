@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/synthetic_checkpoint.h"
 #include "core/io/byte_source.h"
+#include "core/pack/pack_build.h"
 
 // Small dims that still cross the kernels' tiles unevenly (hidden % 8 != 0, inter % 4 != 0).
 inline synth_spec pack_test_spec(synth_naming naming, st_dtype dtype, int shards) {
@@ -30,6 +32,23 @@ inline mem_files pack_test_checkpoint(const synth_spec& s) {
   mem_files m;
   m.files = synth_checkpoint_make(s);
   return m;
+}
+
+// The lesson's 6-token probe (its pieces as the default pack carries them).
+inline pack_probe_spec pack_test_lesson_probe(const std::string& label) {
+  return {label, {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}};
+}
+
+// A checkpoint in memory converted to a pack of `layers` with `probes`, as `swiglu convert` does.
+inline bool pack_test_build(mem_files& checkpoint_files, const std::vector<int>& layers,
+                            const std::vector<pack_probe_spec>& probes, mem_files* pack, std::string* err) {
+  checkpoint ck;
+  if (!ckpt_open(&checkpoint_files, &ck, err)) return false;
+  pack_build_options o;
+  o.layers = layers;
+  o.probes = probes;
+  pack_build_result res;
+  return pack_build(ck, o, pack, &res, err);
 }
 
 // A tensor straight from the file bytes, decoded here without the core's converters.

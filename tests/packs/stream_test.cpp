@@ -27,15 +27,9 @@ static mem_files stream_test_pack(int num_layers, std::vector<int> layers) {
   s.num_layers = num_layers;
   s.layers = layers;
   mem_files ckf = pack_test_checkpoint(s);
-  checkpoint ck;
   std::string err;
-  REQUIRE(ckpt_open(&ckf, &ck, &err));
-  pack_build_options o;
-  o.layers = layers;
-  o.probes = {{"p0", {1, 2, 3, 4, 5, 6}, {}}, {"p1", {9, 8, 7}, {}}};
   mem_files pack;
-  pack_build_result res;
-  REQUIRE(pack_build(ck, o, &pack, &res, &err));
+  REQUIRE(pack_test_build(ckf, layers, {{"p0", {1, 2, 3, 4, 5, 6}, {}}, {"p1", {9, 8, 7}, {}}}, &pack, &err));
   return pack;
 }
 

@@ -54,14 +54,8 @@ struct twin_pack {
   mem_files pack;
   twin_pack() {
     mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
-    checkpoint ck;
     std::string err;
-    REQUIRE(ckpt_open(&ckf, &ck, &err));
-    pack_build_options o;
-    o.layers = {0, 2, 4};
-    o.probes = {{"lesson", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}}};
-    pack_build_result res;
-    REQUIRE(pack_build(ck, o, &pack, &res, &err));
+    REQUIRE(pack_test_build(ckf, {0, 2, 4}, {pack_test_lesson_probe("lesson")}, &pack, &err));
     native_fetch* net = platform_native_fetch();
     *net = native_fetch();
     net->files = &pack;
