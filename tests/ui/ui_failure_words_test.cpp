@@ -121,12 +121,7 @@ TEST_CASE("failure words: a Chinese page says a 404, a cancel and a malformed ma
     CHECK(contains(page.mirror(), "无法打开位于 packs/default/ 的权重。"));
     check_no_english(page.mirror(), tr_in(LAB_LANG_EN, STR_FAULT_CANCELLED), "cancel");
     page.click("stream-retry");
-    page.frame();
-    platform_native_fetch()->deliver(page.now);
-    page.frame();  // inputs and precomputed results start
-    page.click("stream-cancel");
-    page.click("view-perm");
-    lp.settle(page);
+    lp.cancel_then_open(page, "view-perm");
     INFO(page.mirror());
     CHECK(contains(page.mirror(), "加载已取消"));
     check_no_english(page.mirror(), tr_in(LAB_LANG_EN, STR_FAULT_CANCELLED), "cancel");

@@ -108,6 +108,15 @@ const pack_manifest& live_page::manifest(const headless_page& page) const {
   return static_cast<const pack_source*>(page.app.live.source.get())->manifest();
 }
 
+void live_page::cancel_then_open(headless_page& page, const char* view_button) {
+  page.frame();  // the manifest is asked for
+  platform_native_fetch()->deliver(page.now);
+  page.frame();  // inputs and precomputed results start
+  page.click("stream-cancel");
+  page.click(view_button);
+  settle(page);
+}
+
 void live_page::settle(headless_page& page) {
   for (int i = 0; i < 100; i++) {
     page.frame();

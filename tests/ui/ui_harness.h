@@ -49,6 +49,8 @@ struct live_page {
   const pack_manifest& manifest(const headless_page& page) const;
   // Frames and network answers until nothing is left in flight.
   void settle(headless_page& page);
+  // The manifest answered, the first blobs asked for, then Cancel and a view that needs more.
+  void cancel_then_open(headless_page& page, const char* view_button);
 };
 
 // [SECTION] every number and control reachable, on a phone and on a laptop

@@ -88,12 +88,7 @@ TEST_CASE("live views: every number and control reachable on a phone and a lapto
 TEST_CASE("live views: Cancel, then a view that needs more, says what is missing and loads it on request") {
   live_page lp;
   headless_page page("#v=1&view=gates&lang=en");
-  page.frame();  // the manifest is asked for
-  platform_native_fetch()->deliver(page.now);
-  page.frame();  // inputs and precomputed results start
-  page.click("stream-cancel");
-  page.click("view-perm");
-  lp.settle(page);
+  lp.cancel_then_open(page, "view-perm");
   INFO(page.mirror());
   CHECK(contains(page.mirror(), "Loading was cancelled: this view still needs"));
   CHECK_FALSE(contains(page.mirror(), "exactly 0"));
