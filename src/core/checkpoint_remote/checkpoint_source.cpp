@@ -517,33 +517,26 @@ void checkpoint_source::free_matrix(matrix_state* m) {
   m->view = q8_matrix_view{};
 }
 
-// Frees least recently used layers (never the one wanted whole, never one whose gate results are
-// wanted, never one with a chunk in flight) until the matrix this chunk fills fits the byte budget.
-// A matrix being filled counts whole from its first chunk on. (Only that matrix: counting the
-// layer's unwanted up / down too stalled a Llama-3-8B-sized gate after its first chunk.)
+// Room for the matrix this chunk fills (layer_room_make). A matrix being filled counts whole from
+// its first chunk on. (Only that matrix: counting the layer's unwanted up / down too stalled a
+// Llama-3-8B-sized gate after its first chunk.)
 bool checkpoint_source::make_room(int for_layer, int part) {
-  auto occupied = [&]() {
-    uint64_t b = 0;
-    for (const layer_state& L : layers_)
-      for (const matrix_state& m : L.part) b += m.blob ? m.bytes : 0;
-    return b;
-  };
   const matrix_state& filling = layers_[for_layer].part[part];
-  const uint64_t next = filling.blob ? 0 : filling.bytes;
-  while (occupied() + next > options_.resident_bytes) {
-    int victim = -1;
-    for (size_t l = 0; l < layers_.size(); l++) {
-      const layer_state& L = layers_[l];
-      const bool wanted = std::find(want_results_.begin(), want_results_.end(), (int)l) != want_results_.end();
-      const bool any = L.part[0].blob || L.part[1].blob || L.part[2].blob;
-      if ((int)l == for_layer || (int)l == want_whole_ || wanted || !any || layer_loading((int)l)) continue;
-      if (victim < 0 || L.last_used < layers_[victim].last_used) victim = (int)l;
-    }
-    if (victim < 0) return occupied() == 0;  // nothing to free: one matrix may always load alone
-    for (matrix_state& m : layers_[victim].part) free_matrix(&m);
+  layer_room r;
+  r.budget = options_.resident_bytes;
+  r.next = filling.blob ? 0 : filling.bytes;
+  r.for_layer = for_layer, r.want_whole = want_whole_, r.want_results = &want_results_;
+  r.occupied = [&]() { return resident_bytes(); };
+  r.may_free = [&](int l) {
+    const layer_state& L = layers_[l];
+    return (L.part[0].blob || L.part[1].blob || L.part[2].blob) && !layer_loading(l);
+  };
+  r.last_used = [&](int l) { return layers_[l].last_used; };
+  r.free = [&](int l) {
+    for (matrix_state& m : layers_[l].part) free_matrix(&m);
     generation_++;
-  }
-  return true;
+  };
+  return layer_room_make((int)layers_.size(), r);
 }
 
 void checkpoint_source::pump(double now) {
@@ -764,10 +757,7 @@ source_progress checkpoint_source::progress(int layer) const {
     } else if (!done && !it.needed && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED) {
       continue;
     }
-    p.total += it.bytes;
-    p.loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
-    p.failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
-    p.loading += it.state == FETCH_ITEM_LOADING;
+    source_progress_add(&p, it, done);
   }
   p.paused = queue_.paused;
   return p;

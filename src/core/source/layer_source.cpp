@@ -1,7 +1,10 @@
-// The parts of the layer source interface that are plain data (see layer_source.h).
+// What every layer source shares (see layer_source.h): its plain data, progress sums and the
+// resident byte budget.
 #include "core/source/layer_source.h"
 
 #include <algorithm>
+
+#include "core/stream/fetch_queue.h"
 
 void source_failure_add(std::vector<source_failure>* out, source_failure f) {
   for (const source_failure& g : *out)
@@ -12,4 +15,25 @@ void source_failure_add(std::vector<source_failure>* out, source_failure f) {
 int source_model::find_layer(int model_layer) const {
   auto it = std::find(layers.begin(), layers.end(), model_layer);
   return it == layers.end() ? -1 : (int)(it - layers.begin());
+}
+
+void source_progress_add(source_progress* p, const fetch_item& it, bool done) {
+  p->total += it.bytes;
+  p->loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
+  p->failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
+  p->loading += it.state == FETCH_ITEM_LOADING;
+}
+
+bool layer_room_make(int layer_count, const layer_room& r) {
+  while (r.occupied() + r.next > r.budget) {
+    int victim = -1;
+    for (int l = 0; l < layer_count; l++) {
+      const bool shown = r.want_results && std::find(r.want_results->begin(), r.want_results->end(), l) != r.want_results->end();
+      if (l == r.for_layer || l == r.want_whole || shown || !r.may_free(l)) continue;
+      if (victim < 0 || r.last_used(l) < r.last_used(victim)) victim = l;
+    }
+    if (victim < 0) return r.occupied() == 0;
+    r.free(victim);
+  }
+  return true;
 }

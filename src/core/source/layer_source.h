@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct source_progress {
   bool paused = false;             // the user cancelled: nothing starts until retry
 };
 
+struct fetch_item;
+// Adds one request to a progress sum: its bytes, those in (all when `done`), whether it is in
+// flight or failed (a cancel is no failure). Each source decides which of its requests count.
+void source_progress_add(source_progress* p, const fetch_item& it, bool done);
+
 // One failed file (or part of one), with why.
 struct source_failure {
   std::string file;   // as the user would recognise it: "layer-011-gate.q8", "model.safetensors"
@@ -51,6 +57,24 @@ struct source_failure {
 
 // Adds a failure unless the same file already failed the same way (one line per file and reason).
 void source_failure_add(std::vector<source_failure>* out, source_failure f);
+
+// [SECTION] the resident byte budget, kept the same way by every source
+// What a source tells layer_room_make about its layers (indices into source_model::layers).
+struct layer_room {
+  uint64_t budget = 0;  // bytes resident at once
+  uint64_t next = 0;    // bytes the coming request makes resident
+  int for_layer = -1;   // the layer it fills
+  int want_whole = -1;  // the layer the view needs whole
+  const std::vector<int>* want_results = nullptr;  // the layers whose gate results it shows
+  std::function<uint64_t()> occupied;      // bytes resident now, those being filled included
+  std::function<bool(int)> may_free;       // the layer holds bytes and has no request in flight
+  std::function<uint64_t(int)> last_used;  // a use clock
+  std::function<void(int)> free;           // frees the layer (and bumps the source's generation)
+};
+// Frees least recently used layers (never the one being filled, the one wanted whole or one whose
+// results are shown) until `next` more bytes fit the budget. False when nothing may go while
+// something is resident: the request waits (one layer may always load alone).
+bool layer_room_make(int layer_count, const layer_room& r);
 
 struct layer_source {
   virtual ~layer_source() = default;

@@ -108,11 +108,14 @@ bool pack_source::layer_loading(int li) const {
   return false;
 }
 
-// Frees least recently used layers (never the one wanted whole, never one whose gate results are
-// still wanted, never one with a request in flight) until a new matrix of this layer fits the
-// byte budget. Bytes in flight count as resident.
+// Room for a new matrix of this layer (layer_room_make). Bytes in flight count as resident.
 bool pack_source::make_room(int for_layer) {
-  auto occupied = [&]() {
+  layer_room r;
+  r.budget = options_.resident_bytes;
+  for (size_t i = 0; i < queue_.items.size(); i++)
+    if (info_[i].kind == ITEM_WEIGHT && info_[i].layer_index == for_layer) r.next = std::max<uint64_t>(r.next, info_[i].blob.bytes);
+  r.for_layer = for_layer, r.want_whole = want_whole_, r.want_results = &want_results_;
+  r.occupied = [&]() {
     uint64_t b = 0;
     for (size_t i = 0; i < queue_.items.size(); i++) {
       const item_info& in = info_[i];
@@ -121,22 +124,10 @@ bool pack_source::make_room(int for_layer) {
     }
     return b;
   };
-  uint64_t next = 0;
-  for (size_t i = 0; i < queue_.items.size(); i++)
-    if (info_[i].kind == ITEM_WEIGHT && info_[i].layer_index == for_layer) next = std::max<uint64_t>(next, info_[i].blob.bytes);
-  while (occupied() + next > options_.resident_bytes) {
-    int victim = -1;
-    for (size_t l = 0; l < layers_.size(); l++) {
-      const resident_layer& L = layers_[l];
-      const bool wanted = std::find(want_results_.begin(), want_results_.end(), (int)l) != want_results_.end();
-      if ((int)l == for_layer || (int)l == want_whole_ || wanted || !L.any() || layer_loading((int)l)) continue;
-      if (victim < 0 || L.last_used < layers_[victim].last_used) victim = (int)l;
-    }
-    if (victim < 0) return occupied() == 0;  // nothing to free: one layer may always load alone
-    layers_[victim] = resident_layer();
-    generation_++;
-  }
-  return true;
+  r.may_free = [&](int l) { return layers_[l].any() && !layer_loading(l); };
+  r.last_used = [&](int l) { return layers_[l].last_used; };
+  r.free = [&](int l) { layers_[l] = resident_layer(), generation_++; };
+  return layer_room_make((int)layers_.size(), r);
 }
 
 void pack_source::pump(double now) {
@@ -329,11 +320,7 @@ source_progress pack_source::progress(int layer) const {
     const bool done = it.state == FETCH_ITEM_DONE;
     const bool wanted_results = std::find(want_results_.begin(), want_results_.end(), in.layer_index) != want_results_.end();
     const bool counts = done ? (in.kind != ITEM_PRECOMPUTED || wanted_results) : it.needed || it.state == FETCH_ITEM_LOADING;
-    if (!counts) continue;
-    p.total += it.bytes;
-    p.loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
-    p.failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
-    p.loading += it.state == FETCH_ITEM_LOADING;
+    if (counts) source_progress_add(&p, it, done);
   }
   p.paused = queue_.paused;
   return p;
