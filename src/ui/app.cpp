@@ -116,6 +116,19 @@ static bool view_buttons_hidden(const lab_app* app) {
   return s.lock || (lab_app_presenting(app) && !s.path.empty() && !app->explored);
 }
 
+// ui=present on a live view: the live header shows what a class reads (model, status, progress);
+// its controls (probe, layers, Retry, the real model, the cache, the sentence box) wait under
+// "Explore freely", as the view buttons do.
+static bool live_controls_hidden(const lab_app* app) {
+  return lab_app_presenting(app) && !app->explored && lab_view_get(app->state.view).live();
+}
+
+static void explore_button(lab_app* app) {
+  widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
+  if (ImGui::Button(tr(STR_PATH_EXPLORE))) app->state.lock = 0, app->explored = true;
+  item_probe("path-explore");
+}
+
 static void draw_top_bar(lab_app* app, double now) {
   lab_state* s = &app->state;
   ImGui::TextColored(ImVec4(0.1f, 0.2f, 0.45f, 1), "%s", tr(STR_APP_TITLE));
@@ -178,7 +191,11 @@ static std::string lesson_mirror_text(lab_app* app) {
 // and while locked, "Explore freely" to unlock the same view in place.
 static void draw_lesson_path(lab_app* app) {
   lab_state* s = &app->state;
-  if (s->path.empty() && !s->lock) return;
+  const bool explore = view_buttons_hidden(app) || live_controls_hidden(app);
+  if (s->path.empty() && !s->lock) {
+    if (explore) explore_button(app);
+    return;
+  }
   const int at = lab_path_index(*s), n = int(s->path.size());
   ImGui::AlignTextToFramePadding();
   widget_text_disabled(tr(STR_PATH_LESSON));
@@ -201,11 +218,7 @@ static void draw_lesson_path(lab_app* app) {
     ImGui::EndDisabled();
     item_probe("path-next");
   }
-  if (view_buttons_hidden(app)) {
-    widget_same_line_if_fits(widget_button_width(tr(STR_PATH_EXPLORE)));
-    if (ImGui::Button(tr(STR_PATH_EXPLORE))) s->lock = 0, app->explored = true;
-    item_probe("path-explore");
-  }
+  if (explore) explore_button(app);
   if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));
 }
 
@@ -286,7 +299,8 @@ void lab_app_frame(lab_app* app, double now) {
   app->choice = live_choice();
   if (v.live()) {
     app->choice = live_prepare(app, now);
-    live_header_draw(&app->state, &app->live, app->choice, (v.needs & LIVE_GATE_HISTOGRAMS) != 0, now);
+    live_header_draw(&app->state, &app->live, app->choice, (v.needs & LIVE_GATE_HISTOGRAMS) != 0, now,
+                     !live_controls_hidden(app));
     ImGui::Separator();
   }
   panel_frame f = {&app->state, &app->live, &app->choice, now};

@@ -36,39 +36,57 @@ static void layer_picker(lab_state* s, const source_model& m, const live_choice&
   }
 }
 
-static void source_lines(lab_state* s, const source_model& m, const live_choice& c, const layer_source* src) {
+// ui=present before "Explore freely": the layers shown, read rather than picked.
+static void layer_line(const source_model& m, const live_choice& c, bool several) {
+  std::string shown;
+  for (int layer : m.layers)
+    if (several ? std::find(c.layers.begin(), c.layers.end(), layer) != c.layers.end() : c.layer == layer)
+      shown += (shown.empty() ? "" : ", ") + std::to_string(layer);
+  widget_text_wrapped(std::string(tr(several ? STR_LIVE_LAYERS : STR_LIVE_LAYER)) + tr(STR_MIRROR_COLON) + shown);
+}
+
+static void source_lines(lab_state* s, const source_model& m, const live_choice& c, const layer_source* src, bool controls) {
   if (m.synthetic) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 70, 0, 255));
   widget_text_wrapped(live_source_info(src));
   if (m.synthetic) ImGui::PopStyleColor();
-  if (m.probes.size() > 1) {
+  if (m.probes.size() > 1 && controls) {
     ImGui::AlignTextToFramePadding();
     widget_text(tr(STR_LIVE_PROBE));
     for (size_t p = 0; p < m.probes.size(); p++) {
       widget_same_line_if_fits(widget_button_width(m.probes[p].label.c_str()));
       ImGui::PushID((int)p);
       if (ImGui::RadioButton(m.probes[p].label.c_str(), c.probe == (int)p)) s->probe = (int64_t)p, s->perm.clear();
+      item_probe(("probe-" + std::to_string(p)).c_str());
       ImGui::PopID();
     }
   } else {
-    widget_text_wrapped(std::string(tr(STR_LIVE_PROBE)) + ": " + m.probes[0].label);
+    widget_text_wrapped(std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + m.probes[std::min<size_t>(size_t(std::max(0, (int)c.probe)), m.probes.size() - 1)].label);
   }
 }
 
-void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now) {
+void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now, bool controls) {
   layer_source* src = ls->source.get();
   if (c.ready) {
-    source_lines(s, src->model(), c, src);
-    model_offer_draw(s, ls, c);
-    layer_picker(s, src->model(), c, pick_layers);
-    cache_clear_draw(ls);
+    source_lines(s, src->model(), c, src, controls);
+    if (controls) {
+      model_offer_draw(s, ls, c);
+      layer_picker(s, src->model(), c, pick_layers);
+      cache_clear_draw(ls);
+    } else {
+      layer_line(src->model(), c, pick_layers);
+    }
   }
-  sentence_box_draw(s, ls);  // model= only
+  sentence_box_draw(s, ls, controls);  // model= only
   const std::vector<std::string> status = live_status_lines(src);
   if (status.empty()) return;
   widget_fit_box_begin("stream-status", COLOR_NOTICE_BG, true);
   for (const std::string& line : status) widget_text_wrapped(line);
   const source_progress p = c.ready ? src->progress(-1) : source_progress();
   if (p.total > 0 && p.loading > 0) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total), ImVec2(-1, 0), "");
+  if (!controls) {  // Cancel, Retry and the way back wait under "Explore freely"
+    widget_fit_box_end();
+    return;
+  }
   if (p.loading > 0 || src->phase() == SOURCE_OPENING) {
     if (ImGui::SmallButton(tr(STR_LIVE_CANCEL))) src->cancel();
     item_probe("stream-cancel");

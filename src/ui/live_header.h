@@ -8,4 +8,7 @@
 #include "core/lesson/live_session.h"
 
 // pick_layers: the gate view picks several layers (pl=), the others one (layer=).
-void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now);
+// controls false (ui=present on a projector, before "Explore freely"): only what a class reads,
+// the model, the probe and layers shown, the status and progress; no buttons, no sentence box.
+void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now,
+                      bool controls = true);

@@ -30,11 +30,8 @@ static void follow_model(const lab_state& s, live_session* ls) {
   g_applied = true;
 }
 
-void sentence_box_draw(lab_state* s, live_session* ls) {
-  if (s->model.empty()) return;
-  follow_model(*s, ls);
-  sentence_tokenizer* t = ls->typing.get();
-  if (!t) return;
+// The hint, the field and Apply; true when the typed sentence is to be tokenized.
+static bool sentence_box_field() {
   const float fs = ImGui::GetFontSize();
   widget_text_wrapped(tr(STR_TOK_HINT));
   ImGui::AlignTextToFramePadding();
@@ -47,7 +44,15 @@ void sentence_box_draw(lab_state* s, live_session* ls) {
   ImGui::SameLine();
   go |= ImGui::Button(tr(STR_TOK_APPLY));
   item_probe("sentence-apply");
-  if (go && g_typed[0]) {
+  return go && g_typed[0];
+}
+
+void sentence_box_draw(lab_state* s, live_session* ls, bool shown) {
+  if (s->model.empty()) return;
+  follow_model(*s, ls);
+  sentence_tokenizer* t = ls->typing.get();
+  if (!t) return;
+  if (shown && sentence_box_field()) {
     t->request(g_typed, SENTENCE_MAX_TOKENS);
     g_applied = false;
   }
@@ -65,7 +70,7 @@ void sentence_box_draw(lab_state* s, live_session* ls) {
     s->hist_token = -1;
   }
   const std::string line = sentence_status_line(ls);
-  if (!line.empty()) {
+  if (shown && !line.empty()) {
     if (t->state() == SENTENCE_FAILED) widget_text_colored(IM_COL32(170, 30, 30, 255), line);
     else widget_text_wrapped(line);
   }

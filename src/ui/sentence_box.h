@@ -6,4 +6,5 @@
 #include "core/lab_state.h"
 #include "core/lesson/live_session.h"
 
-void sentence_box_draw(lab_state* s, live_session* ls);
+// shown false (ui=present): no box, but an answer asked for still goes into the link.
+void sentence_box_draw(lab_state* s, live_session* ls, bool shown = true);

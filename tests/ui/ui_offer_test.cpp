@@ -5,6 +5,8 @@
 #include "ui_harness.h"
 
 #include "core/checkpoint_remote/model_offer.h"
+#include "core/live_view.h"
+#include "core/strings.h"
 #include "core/number_format.h"
 #include "platform/native/fetch_native.h"
 
@@ -105,4 +107,54 @@ TEST_CASE("verified cache: the page's twin keeps a pack within the byte budget, 
   CHECK(net->cache_used == total - all[oldest].size());
   CHECK(net->cache_bytes() == net->cache_used);
   CHECK(contains(page.mirror(), "Layer 4: (live)"));  // the page itself is unaffected
+}
+
+// [SECTION] ui=present: a projector's live header shows what a class reads
+static bool drawn_text(const std::string& part) {
+  for (const item_record& r : item_probe_all())
+    if (r.name.empty() && contains(r.text, part)) return true;
+  return false;
+}
+
+TEST_CASE("live header on a projector (ui=present): the model and its status to read, the controls under Explore freely") {
+  for (const char* lang : {"en", "zh"}) {
+    INFO(lang);
+    const std::string link = std::string("#v=1&view=gates&pl=0,4&ui=present&lang=") + lang;
+    {
+      live_page lp;
+      headless_page page(link);
+      lp.settle(page);
+      REQUIRE(lab_app_presenting(&page.app));
+      const source_model& m = page.app.live.source->model();
+      std::vector<std::string> controls = {"model-offer", "layer-0", "layer-4", "cache-clear"};
+      for (size_t p = 0; m.probes.size() > 1 && p < m.probes.size(); p++) controls.push_back("probe-" + std::to_string(p));
+      for (const std::string& c : controls) CHECK_FALSE(item_probe_get(c));
+      CHECK(drawn_text(live_source_info(page.app.live.source.get())));  // the model, its dims, the bytes
+      CHECK(drawn_text(std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + m.probes[0].label));
+      CHECK(drawn_text(std::string(tr(STR_LIVE_LAYERS)) + tr(STR_MIRROR_COLON) + "0, 4"));
+      REQUIRE(item_probe_get("path-explore"));  // no path: the button alone brings them back
+      CHECK(item_probe_get("view-hand"));       // no path: the view buttons stay
+      page.click("path-explore");
+      page.frame();
+      CHECK(lab_app_presenting(&page.app));
+      for (const std::string& c : controls) {
+        INFO(c);
+        CHECK(item_probe_get(c));
+      }
+      CHECK_FALSE(item_probe_get("path-explore"));
+      CHECK(page.url().state.pack_layers == std::vector<int64_t>{0, 4});  // nothing in the link changed
+      CHECK(page.url().state.ui == LAB_UI_PRESENT);
+    }
+    {  // A phone opening the same link: the normal layout, every control there.
+      live_page lp;
+      headless_page page(link, 390, 844);
+      lp.settle(page);
+      CHECK_FALSE(lab_app_presenting(&page.app));
+      for (const char* c : {"model-offer", "layer-0", "layer-4", "cache-clear"}) {
+        INFO(c);
+        CHECK(item_probe_get(c));
+      }
+      CHECK_FALSE(item_probe_get("path-explore"));
+    }
+  }
 }
