@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, settledItems } from "./browser.mjs";
 import { createHubServers } from "../../tools/hub_server.mjs";
 
 const LIVE_TIMEOUT = 60000;
@@ -99,8 +99,7 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         await clickItem(teacher, "sentence-input");
         await teacher.keyboard.press("Control+A");
         await teacher.keyboard.press("Backspace");
-        // English typed key by key; Chinese pasted (the canvas takes no desktop IME: a teacher
-        // pastes, a phone types through the page's hidden text field).
+        // English typed key by key; Chinese pasted (typing it with an input method: the test below).
         if (lang === "en") await teacher.keyboard.type(TYPED[lang]);
         else await pasteText(teacher, TYPED[lang]);
         await teacher.keyboard.press("Enter");
@@ -135,4 +134,63 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         h.hub.close();
       }
     });
+
+  // [SECTION] Chinese typed on a desktop with an input method (pinyin), through the page's text field
+  // While an ImGui text field is active, the hidden #lab-keyboard field has the focus and sits at
+  // the caret, so the input method's candidate window opens there. CDP composes as an input method
+  // does: compositionstart/update with the pinyin, then the chosen words committed (compositionend).
+  // Nothing reaches the box before the commit: the link's text= holds exactly what was committed.
+  test("tokenizer zh desktop: a sentence typed with an input method (composition) goes into the box and the link", async (site) => {
+    const h = await startHub(ensureCheckpoints());
+    try {
+      const model = `${h.base}/swiglu-lab/with-tokenizer/resolve/main/`;
+      const page = await openPage(site, `#v=1&lang=zh&view=gates&model=${model}`);
+      await waitForMirror(page, LIVE.zh, LIVE_TIMEOUT);
+      await clickItem(page, "sentence-input");
+      await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 });
+      await page.keyboard.press("Control+A");
+      await page.keyboard.press("Backspace");
+      // The field at the box's caret (the start of the emptied box), one line high.
+      const box = await page.evaluate(() => window.labItemRect("sentence-input"));
+      const field = await page.evaluate(() => { const r = document.getElementById("lab-keyboard").getBoundingClientRect(); return { x: r.x, y: r.y, h: r.height }; });
+      expect(field.x >= box.x - 2 && field.x <= box.x + 12 && field.y >= box.y - 4 && field.y + field.h <= box.y + box.h + 8,
+        `the input method's field is not at the box's caret: ${JSON.stringify(field)} vs the box ${JSON.stringify(box)}`);
+      const cdp = await page.context().newCDPSession(page);
+      const fieldState = () => page.evaluate(() => {
+        const el = document.getElementById("lab-keyboard");
+        return { value: el.value, opacity: el.style.opacity, composing: el.labComposing };
+      });
+      // Two words, each composed letter by letter and then chosen (the test tokenizer knows both).
+      for (const [pinyin, words] of [["women", "我们"], ["gongyuan", "公园"]]) {
+        for (let i = 1; i <= pinyin.length; i++)
+          await cdp.send("Input.imeSetComposition", { text: pinyin.slice(0, i), selectionStart: i, selectionEnd: i });
+        const composing = await fieldState();
+        expect(composing.value === pinyin && composing.opacity === "1" && composing.composing,
+          "the composition is not shown at the caret: " + JSON.stringify(composing));
+        if (words === "公园") {
+          await page.waitForTimeout(300);
+          await shot(page, "ime-composing-zh-desktop");
+        }
+        await cdp.send("Input.insertText", { text: words });  // the words chosen: compositionend
+        const after = await fieldState();
+        expect(after.value === "" && after.opacity === "0" && !after.composing, "the commit left the field composing: " + JSON.stringify(after));
+      }
+      await cdp.detach();
+      await page.keyboard.type("ok");  // plain keys after the input method, as a teacher switches
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => /[#&]ids=\d/.test(location.hash) && /[#&]pieces=[^&]/.test(location.hash), null, { timeout: LIVE_TIMEOUT });
+      const link = await hash(page);
+      expect(/[#&]text=我们公园ok(&|$)/.test(link), "the link's text= is not the committed words: " + link);
+      await waitForMirror(page, `"我们公园ok"`, LIVE_TIMEOUT);
+      const tokens = tokensLine(await mirror(page));
+      expect(tokens.endsWith("我们 | 公园 | o | k"), "the pieces are not the tokenizer's: " + tokens);
+      expect(await page.evaluate(() => document.activeElement.id !== "lab-keyboard"), "the field kept the focus after Enter");
+      await waitAllLive(page);
+      await shot(page, "ime-committed-zh-desktop");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    } finally {
+      h.hub.close();
+    }
+  });
 }

@@ -16,6 +16,7 @@ static bool g_dirty = true;
 static double g_last_time = 0;
 static float g_ratio = 1;
 static std::string g_clipboard;
+static bool g_last_input_touch = false;  // the last press was a finger: a phone's keyboard rules apply
 
 // [SECTION] input queue
 // Browser events arrive between frames, often several per frame (a test's click is a move, a
@@ -114,6 +115,7 @@ static void mark_dirty() { g_dirty = true; }
 static int dom_button_to_imgui(unsigned short b) { return b == 0 ? 0 : b == 2 ? 1 : b == 1 ? 2 : -1; }
 
 static EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
+  if (type == EMSCRIPTEN_EVENT_MOUSEDOWN) g_last_input_touch = false;
   push(move_event(float(e->targetX), float(e->targetY)));
   int b = dom_button_to_imgui(e->button);
   if (type == EMSCRIPTEN_EVENT_MOUSEDOWN && b >= 0)
@@ -128,11 +130,16 @@ static EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   return EM_TRUE;
 }
 
-// [SECTION] the phone keyboard
-// A canvas cannot summon a phone's on-screen keyboard; only a focused text field can, and only
-// when it is focused inside the touch handler itself. A hidden <input> (#lab-keyboard, created
-// here) takes the focus on a double tap (what starts typing into an ImGui number), its text is
-// forwarded to ImGui, and it lets go once ImGui no longer wants text.
+// [SECTION] the page's text field: a phone's keyboard and a desktop's input method
+// A canvas cannot summon a phone's on-screen keyboard, nor take a desktop's input method (pinyin):
+// only a focused text field can. A hidden <input> (#lab-keyboard, created here) is that field;
+// its text is forwarded to ImGui, and it lets go once ImGui no longer wants text.
+// - A phone shows its keyboard only for a field focused inside the touch handler itself: a double
+//   tap (what starts typing into an ImGui number) focuses it.
+// - A desktop focuses it as soon as an ImGui text field is active, and keeps it at ImGui's caret
+//   (io.ImeSetInputScreenPosFn), so the input method's candidate window opens at the field. While
+//   the input method composes, the field shows the composition over the caret and nothing goes to
+//   ImGui; at compositionend the committed text does.
 EM_JS(void, js_keyboard_create, (void), {
   const el = document.createElement("input");
   el.id = "lab-keyboard";
@@ -140,8 +147,10 @@ EM_JS(void, js_keyboard_create, (void), {
   el.autocomplete = "off";
   el.setAttribute("autocapitalize", "off");
   el.setAttribute("aria-hidden", "true");
-  el.style.cssText = "position:fixed;left:0;bottom:0;width:1px;height:1px;opacity:0;border:0;padding:0;font-size:16px";
-  el.addEventListener("input", () => {
+  el.style.cssText = "position:fixed;left:0;bottom:0;width:1px;height:1px;opacity:0;border:0;padding:0;margin:0;" +
+                     "font-size:16px;outline:none;background:#fff;color:#111;z-index:10;pointer-events:none";
+  el.labComposing = false;
+  const send = () => {
     const t = el.value;
     el.value = "";
     if (!t) return;
@@ -149,6 +158,20 @@ EM_JS(void, js_keyboard_create, (void), {
     stringToUTF8(t, p, n);
     Module._lab_on_text(p);
     _free(p);
+  };
+  // Shown while composing (only at a desktop's caret: a phone's field stays out of sight), as wide
+  // as the composition, so the rest of the line (the box's button) stays in view.
+  const measure = document.createElement("canvas").getContext("2d");
+  const fit = () => {
+    measure.font = getComputedStyle(el).font;
+    const room = Math.max(1, window.innerWidth - el.getBoundingClientRect().left);
+    el.style.width = Math.min(room, Math.ceil(measure.measureText(el.value).width) + 6) + "px";
+  };
+  const show = (on) => { el.style.opacity = on && el.labAtCaret ? "1" : "0"; };
+  el.addEventListener("compositionstart", () => { el.labComposing = true; show(true); });
+  el.addEventListener("compositionend", () => { el.labComposing = false; show(false); el.style.width = "1px"; send(); });
+  el.addEventListener("input", (e) => {
+    if (el.labComposing || e.isComposing) { if (el.labAtCaret) fit(); } else send();
   });
   document.body.appendChild(el);
 });
@@ -156,16 +179,33 @@ EM_JS(void, js_keyboard_focus, (void), {
   const el = document.getElementById("lab-keyboard");
   if (el) el.focus({ preventScroll: true });
 });
+// A desktop's field sits at ImGui's caret (CSS pixels of the canvas, which fills the window), one
+// line high; a composition widens it.
+EM_JS(void, js_keyboard_place, (float x, float y, float line), {
+  const el = document.getElementById("lab-keyboard");
+  if (!el) return;
+  el.labAtCaret = true;
+  const left = Math.max(0, x), top = Math.max(0, y);
+  Object.assign(el.style, { left: left + "px", top: top + "px", bottom: "auto", height: line + "px",
+                            fontSize: (line * 0.9) + "px" });
+});
 EM_JS(void, js_keyboard_blur, (void), {
   const el = document.getElementById("lab-keyboard");
   if (el && document.activeElement === el) el.blur();
+  if (el) el.value = "", el.style.opacity = "0";
 });
 EM_JS(int, js_keyboard_focused, (void), {
   const el = document.getElementById("lab-keyboard");
   return el && document.activeElement === el ? 1 : 0;
 });
+EM_JS(int, js_keyboard_composing, (void), {
+  const el = document.getElementById("lab-keyboard");
+  return el && el.labComposing ? 1 : 0;
+});
 
 static double g_keyboard_since = -1;
+static bool g_keyboard_desktop = false;     // focused for a desktop's typing (not by a tap)
+static float g_caret_x = 0, g_caret_y = 0;  // ImGui's caret, top-left of its line (CSS pixels)
 static bool g_keyboard_on_release = false;  // set by a double tap's touchstart, acted on at its touchend
 static const double KEYBOARD_GRACE_SECONDS = 0.6;
 static const float DOUBLE_TAP_PIXELS = 24;
@@ -179,9 +219,28 @@ static void keyboard_on_tap_end() {
   g_keyboard_on_release = false;
 }
 
-// Once per frame: let the keyboard go when ImGui stopped wanting text (after a grace period, since
-// ImGui only starts its text field a frame after the double tap that asked for it).
+// ImGui's caret moved (called from ImGui::EndFrame): a desktop's field follows it.
+static void set_caret(int x, int y) {
+  g_caret_x = float(x), g_caret_y = float(y);
+  if (g_keyboard_desktop) js_keyboard_place(g_caret_x, g_caret_y, ImGui::GetFontSize() * 1.2f);
+}
+
+// Once per frame: on a desktop, the field takes the focus when an ImGui text field starts (keys
+// typed before then came as key events, in order) and lets go when it ends. On a phone, the
+// keyboard goes when ImGui stopped wanting text (after a grace period, since ImGui only starts its
+// text field a frame after the double tap that asked for it).
 static void keyboard_update(bool want_text) {
+  if (want_text && !g_last_input_touch && !g_keyboard_desktop && g_keyboard_since < 0) {
+    g_keyboard_desktop = true;
+    js_keyboard_place(g_caret_x, g_caret_y, ImGui::GetFontSize() * 1.2f);
+    js_keyboard_focus();
+    return;
+  }
+  if (g_keyboard_desktop && !want_text) {
+    g_keyboard_desktop = false;
+    js_keyboard_blur();
+    return;
+  }
   if (g_keyboard_since < 0 || want_text) return;
   if (emscripten_get_now() / 1000.0 - g_keyboard_since > KEYBOARD_GRACE_SECONDS) {
     js_keyboard_blur();
@@ -226,6 +285,7 @@ static bool pinch(int type, const EmscriptenTouchEvent* e) {
 
 // One finger is the mouse.
 static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
+  g_last_input_touch = true;
   if (pinch(type, e)) return EM_TRUE;
   if (e->numTouches > 0) push(move_event(float(e->touches[0].targetX), float(e->touches[0].targetY)));
   if (type == EMSCRIPTEN_EVENT_TOUCHSTART && e->numTouches > 0) {
@@ -241,24 +301,37 @@ static EM_BOOL on_touch(int type, const EmscriptenTouchEvent* e, void*) {
 static EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   ImGuiIO& io = ImGui::GetIO();
   bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
+  bool field = js_keyboard_focused();
+  // While an input method composes, its keys are its own (Enter picks a word, Backspace edits the
+  // pinyin); a browser reports them as keyCode 229 ("Process"). Only the committed text comes in.
+  if (field && (e->keyCode == 229 || js_keyboard_composing())) return EM_FALSE;
   if (e->keyCode < 512) push(input_event{IN_KEY, int(e->keyCode), down, 0, 0, {}, bool(e->ctrlKey), bool(e->shiftKey), bool(e->altKey), bool(e->metaKey)});
   bool command = e->ctrlKey || e->metaKey;
-  if (js_keyboard_focused()) return EM_FALSE;  // the hidden field gets the key; its input event brings the text
-  if (down && !command) {
-    // `key` is the character itself for printable keys ("a", "7", "-"), a name otherwise ("Enter").
-    size_t n = std::strlen(e->key);
-    bool single_char = n > 0 && n <= 4 && (n == 1 || (unsigned char)e->key[0] >= 0x80);
-    if (single_char) push(input_event{IN_TEXT, 0, false, 0, 0, e->key, false, false, false, false});
+  // `key` is the character itself for printable keys ("a", "7", "-"), a name otherwise ("Enter").
+  size_t n = std::strlen(e->key);
+  bool single_char = n > 0 && n <= 4 && (n == 1 || (unsigned char)e->key[0] >= 0x80);
+  bool arrows = e->keyCode >= KC_LEFT && e->keyCode <= KC_DOWN;
+  if (field) {
+    // The field takes characters (its input event brings them) and pastes; the keys ImGui acts on
+    // (Tab, Enter, Escape, arrows, editing, Ctrl+A/C/X/Z) do nothing else; browser shortcuts work.
+    if (!command && single_char) return EM_FALSE;
+    if (command) return io.WantTextInput && e->keyCode != KC_V ? EM_TRUE : EM_FALSE;
+    bool editing = e->keyCode == KC_TAB || e->keyCode == KC_ENTER || e->keyCode == KC_ESCAPE || arrows ||
+                   e->keyCode == KC_BACKSPACE || e->keyCode == KC_DELETE || (e->keyCode >= KC_PAGEUP && e->keyCode <= KC_HOME);
+    return editing && !e->altKey ? EM_TRUE : EM_FALSE;
   }
+  if (down && !command && single_char) push(input_event{IN_TEXT, 0, false, 0, 0, e->key, false, false, false, false});
   if (command && e->keyCode == KC_V) return EM_FALSE;  // let the browser fire its paste event
   if (command && !io.WantTextInput) return EM_FALSE;   // browser shortcuts keep working
-  bool arrows = e->keyCode >= KC_LEFT && e->keyCode <= KC_DOWN;
   // Tab and Space move and press the page's own focus (src/ui/focus.h), not the browser's.
   bool page_keys = (e->keyCode == KC_TAB && !e->altKey) || e->keyCode == KC_SPACE;
   return io.WantCaptureKeyboard || io.WantTextInput || arrows || page_keys;  // arrows step; don't scroll
 }
 
-static EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
+static EM_BOOL on_blur(int, const EmscriptenFocusEvent* e, void*) {
+  // The page's own text field letting go (a click elsewhere ended the typing) is no lost focus:
+  // the press that ended it is still held.
+  if (std::strcmp(e->id, "lab-keyboard") == 0) return EM_FALSE;
   ImGuiIO& io = ImGui::GetIO();
   for (int k = 0; k < 512; ++k)
     if (io.KeysDown[k]) push(input_event{IN_KEY, k, false, 0, 0, {}, false, false, false, false});
@@ -325,6 +398,7 @@ void ImGui_ImplHtml5_Init(const char* canvas) {
   for (const auto& k : keys) io.KeyMap[k[0]] = k[1];
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;
+  io.ImeSetInputScreenPosFn = set_caret;
 
   const char* target = g_canvas.c_str();
   emscripten_set_mousedown_callback(target, nullptr, true, on_mouse);

@@ -14,5 +14,6 @@ void ImGui_ImplHtml5_AfterNewFrame();
 float ImGui_ImplHtml5_PixelRatio();
 // Text pasted into the page (forwarded from the JS paste event).
 void ImGui_ImplHtml5_AddPastedText(const char* utf8);
-// Text typed on a phone's keyboard (forwarded from the hidden #lab-keyboard field).
+// Text typed into the page's hidden #lab-keyboard field: a phone's keyboard, a desktop's keys while
+// an ImGui text field is active, an input method's committed text.
 void ImGui_ImplHtml5_AddText(const char* utf8);

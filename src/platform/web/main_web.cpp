@@ -199,6 +199,7 @@ EM_JS(void, js_install_listeners, (void), {
   window.addEventListener("paste", (e) => {
     const t = (e.clipboardData && e.clipboardData.getData("text")) || "";
     if (!t) return;
+    e.preventDefault();  // pasted once: not also into #lab-keyboard, whose input would send it again
     const n = lengthBytesUTF8(t) + 1, p = _malloc(n);
     stringToUTF8(t, p, n);
     Module._lab_on_paste(p);
