@@ -254,4 +254,30 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
         expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
         await page.context().close();
       });
+
+  // [SECTION] ui=present on a live view: a projector shows the model and its status; the live
+  // header's controls (probe, layers, the real model's offer, the cache) wait under "Explore
+  // freely". A phone opening the same link keeps them.
+  const HEADER_CONTROLS = ["model-offer", "layer-0", "layer-11"];
+  for (const screen of SCREENS)
+    for (const lang of ["en", "zh"])
+      test(`${screen.name} ${lang}: ui=present's live header shows what a class reads; its controls under Explore freely`, async (site) => {
+        const page = await openPage(site, `#v=1&view=gates&lang=${lang}&ui=present`, screen);
+        await waitForMirror(page, lang === "en" ? "(live)" : "(实时)", LIVE_TIMEOUT);
+        let names = new Set((await settledItems(page)).map((it) => it.name));
+        await shot(page, `${screen.name}-${lang}-present-gates`);
+        if (screen.phone) {
+          for (const n of HEADER_CONTROLS) expect(names.has(n), `a phone lost the header's ${n}`);
+          expect(!names.has("path-explore"), "a phone offers Explore freely with nothing hidden");
+        } else {
+          for (const n of HEADER_CONTROLS) expect(!names.has(n), `a projector shows the header's ${n}`);
+          expect(names.has("path-explore"), "no Explore freely on the projector");
+          await clickItem(page, "path-explore");
+          names = new Set((await settledItems(page)).map((it) => it.name));
+          for (const n of HEADER_CONTROLS) expect(names.has(n), `Explore freely did not bring back ${n}`);
+          await shot(page, `${screen.name}-${lang}-present-gates-explored`);
+        }
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      });
 }
