@@ -149,7 +149,7 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 # opened while the main wasm is still on its way. index.html fetches the link's one beside the main
 # wasm and instantiates it without Emscripten's glue (STANDALONE_WASM: two imports, stubbed there).
 # swiglu_text_gates_LANG.wasm, for a gates link on the default pack, also reads the pack's manifest
-# with the core's reader (nlohmann-json: +20 KB brotli, so only that link pays for it) and prints
+# with the core's reader (nlohmann-json: +18 KB brotli, so only that link pays for it) and prints
 # the view's rows and histograms from its counts.
 set(EARLY_TEXT_SOURCES
   src/early/early_text.cpp src/early/live_view_absent.cpp

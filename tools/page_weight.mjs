@@ -20,7 +20,7 @@ const maxBr = Number(opt("--max-br-kb", "0"));
 const maxGz = Number(opt("--max-gzip-kb", opt("--max-kb", "0")));
 const maxGatesBr = Number(opt("--max-gates-br-kb", "0"));
 // The page, its glue and wasm, the early text of an English page (swiglu_text_zh.wasm is the same
-// size for a Chinese one), and the default pack's manifest, which index.html preloads.
+// size for a Chinese one), and the default pack's manifest, which index.html asks for on a live link.
 const FIRST_LOAD = ["index.html", "swiglu_lab.js", "swiglu_lab.wasm", "swiglu_text_en.wasm", "packs/default/manifest.json"];
 const OPTIONAL = new Set(["packs/default/manifest.json"]);  // absent until the native build copies the pack
 
