@@ -104,7 +104,7 @@ foreach(f index.html)
 endforeach()
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
-          swiglu_text_en.wasm swiglu_text_zh.wasm
+          swiglu_text_en.wasm swiglu_text_zh.wasm swiglu_text_gates_en.wasm swiglu_text_gates_zh.wasm
   COMMENT "Compressing the first load (brotli, gzip)" VERBATIM)
 
 # [SECTION] size: the first load is mostly ImGui and the UI, where speed does not matter; they
@@ -148,25 +148,36 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 # kernels, json or streamer), one language each, so the page shows the view's text for the link
 # opened while the main wasm is still on its way. index.html fetches the link's one beside the main
 # wasm and instantiates it without Emscripten's glue (STANDALONE_WASM: two imports, stubbed there).
+# swiglu_text_gates_LANG.wasm, for a gates link on the default pack, also reads the pack's manifest
+# with the core's reader (nlohmann-json: +18 KB brotli, so only that link pays for it) and prints
+# the view's rows and histograms from its counts.
 set(EARLY_TEXT_SOURCES
   src/early/early_text.cpp src/early/live_view_absent.cpp
   src/core/lab_text_open.cpp src/core/lab_text.cpp src/core/lab_state.cpp src/core/url_state.cpp
   src/core/view_table.cpp src/core/strings.cpp src/core/number_format.cpp src/core/activations.cpp
   src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/param_budget.cpp src/core/model_budget.cpp
   src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
-  src/core/checkpoint_remote/model_location.cpp)
+  src/core/checkpoint_remote/model_location.cpp
+  # the gates view's rows and SVG from the default pack's manifest (linked in the gates modules only)
+  src/core/gates_text.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
+  src/core/quant/q8_format.cpp src/core/read_error.cpp)
 
 foreach(lang en zh)
   string(TOUPPER ${lang} LANG_UPPER)
-  add_executable(swiglu_text_${lang} ${EARLY_TEXT_SOURCES})
-  target_include_directories(swiglu_text_${lang} PRIVATE src)
-  target_compile_definitions(swiglu_text_${lang} PRIVATE SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
-  target_compile_options(swiglu_text_${lang} PRIVATE -Oz -fno-rtti -flto)
-  set_target_properties(swiglu_text_${lang} PROPERTIES SUFFIX ".wasm" RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
-  target_link_options(swiglu_text_${lang} PRIVATE
-    -Oz -fno-rtti -flto -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
-    -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
-    -sEXPORTED_FUNCTIONS=_early_text_for_link,_malloc,_free)
-  add_dependencies(swiglu_lab swiglu_text_${lang})
-
+  foreach(kind text text_gates)
+    set(early swiglu_${kind}_${lang})
+    add_executable(${early} ${EARLY_TEXT_SOURCES})
+    target_include_directories(${early} PRIVATE src ${SYS_LINK_DIR})
+    target_compile_definitions(${early} PRIVATE SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
+    if(kind STREQUAL "text_gates")
+      target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_MANIFEST=1)
+    endif()
+    target_compile_options(${early} PRIVATE -Oz -fno-rtti -flto)
+    set_target_properties(${early} PROPERTIES SUFFIX ".wasm" RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
+    target_link_options(${early} PRIVATE
+      -Oz -fno-rtti -flto -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
+      -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
+      -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_malloc,_free)
+    add_dependencies(swiglu_lab ${early})
+  endforeach()
 endforeach()

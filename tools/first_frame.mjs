@@ -3,7 +3,8 @@
 // browser context each run), served from loopback as is and through throttled links like a slow
 // school network (CDP network emulation). Also when the wasm was asked for and when it had
 // arrived (Resource Timing), when the early text (the view's text before the wasm, index.html) was
-// on screen, and how many times each file was requested (a file preloaded by
+// on screen (and, for a gates link, when its rows and histograms were: "early figures"), and how
+// many times each file was requested (a file preloaded by
 // index.html must not be fetched twice). A measurement, not a test: prints a table, the median of
 // N runs and, in brackets, the fastest and slowest run.
 //
@@ -24,10 +25,10 @@ const spread = (v) => `${median(v).toFixed(0)} (${Math.min(...v).toFixed(0)}-${M
 
 const site = await startSite(siteDir);
 console.log(`${fragment}, ms from opening the link, median of ${runs} (fastest-slowest)`);
-console.log("profile                              early text         first frame          wasm asked             wasm in");
+console.log("profile                              early text         first frame          wasm asked             wasm in      early figures");
 const requests = new Map();
 for (const profile of PROFILES) {
-  const frame = [], asked = [], arrived = [], early = [];
+  const frame = [], asked = [], arrived = [], early = [], figure = [];
   for (let i = 0; i < runs; ++i) {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -42,13 +43,15 @@ for (const profile of PROFILES) {
     const t = await page.evaluate(() => {
       const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith("swiglu_lab.wasm"));
       return { frame: window.labFirstFrameMs, asked: wasm ? wasm.startTime : NaN, arrived: wasm ? wasm.responseEnd : NaN,
-               early: window.labEarlyTextMs === undefined ? NaN : window.labEarlyTextMs };  // NaN: the first frame came first
+               early: window.labEarlyTextMs === undefined ? NaN : window.labEarlyTextMs,  // NaN: the first frame came first
+               figure: window.labEarlyFigureMs === undefined ? NaN : window.labEarlyFigureMs };
     });
-    frame.push(t.frame), asked.push(t.asked), arrived.push(t.arrived), early.push(t.early);
+    frame.push(t.frame), asked.push(t.asked), arrived.push(t.arrived), early.push(t.early), figure.push(t.figure);
     for (const r of site.log) requests.set(r.path, Math.max(requests.get(r.path) || 0, site.log.filter((x) => x.path === r.path).length));
     await context.close();
   }
-  console.log(profile.name.padEnd(34) + spread(early).padStart(19) + spread(frame).padStart(19) + spread(asked).padStart(20) + spread(arrived).padStart(20));
+  console.log(profile.name.padEnd(34) + spread(early).padStart(19) + spread(frame).padStart(19) + spread(asked).padStart(20) + spread(arrived).padStart(20) +
+              (figure.some((x) => !isNaN(x)) ? spread(figure).padStart(20) : ""));
 }
 console.log("most requests of one file in one run: " + [...requests].map(([p, n]) => `${p} ${n}`).join(", "));
 await site.close();

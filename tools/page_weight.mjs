@@ -4,7 +4,11 @@
 // the totals. It fails when a total is over its budget: --max-br-kb for brotli, --max-gzip-kb for
 // gzip (--max-kb is the older name of --max-gzip-kb).
 //
-//   node tools/page_weight.mjs [--site build-wasm/site] [--max-br-kb 260] [--max-gzip-kb 300]
+// A gates link on the default pack fetches swiglu_text_gates_en.wasm (the early text with the
+// manifest reader) instead of swiglu_text_en.wasm: its first load is printed after, with its own
+// brotli budget (--max-gates-br-kb).
+//
+//   node tools/page_weight.mjs [--site build-wasm/site] [--max-br-kb 260] [--max-gzip-kb 300] [--max-gates-br-kb 340]
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -14,8 +18,9 @@ const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args
 const site = opt("--site", "build-wasm/site");
 const maxBr = Number(opt("--max-br-kb", "0"));
 const maxGz = Number(opt("--max-gzip-kb", opt("--max-kb", "0")));
+const maxGatesBr = Number(opt("--max-gates-br-kb", "0"));
 // The page, its glue and wasm, the early text of an English page (swiglu_text_zh.wasm is the same
-// size for a Chinese one), and the default pack's manifest, which index.html preloads.
+// size for a Chinese one), and the default pack's manifest, which index.html asks for on a live link.
 const FIRST_LOAD = ["index.html", "swiglu_lab.js", "swiglu_lab.wasm", "swiglu_text_en.wasm", "packs/default/manifest.json"];
 const OPTIONAL = new Set(["packs/default/manifest.json"]);  // absent until the native build copies the pack
 
@@ -31,21 +36,32 @@ const served = (file, bytes, suffix, compress) => {
 };
 const kb = (n) => (n / 1024).toFixed(1);
 
-let raw = 0, br = 0, gz = 0;
-console.log("file                          raw KB  brotli KB   gzip KB");
-for (const f of FIRST_LOAD) {
-  const file = path.join(site, f);
-  if (!fs.existsSync(file) && OPTIONAL.has(f)) {
-    console.log(`${f.padEnd(28)} (not built)`);
-    continue;
+const weigh = (files) => {
+  let raw = 0, br = 0, gz = 0;
+  console.log("file                          raw KB  brotli KB   gzip KB");
+  for (const f of files) {
+    const file = path.join(site, f);
+    if (!fs.existsSync(file) && OPTIONAL.has(f)) {
+      console.log(`${f.padEnd(28)} (not built)`);
+      continue;
+    }
+    const bytes = fs.readFileSync(file);
+    const b = served(file, bytes, ".br", brotli), g = served(file, bytes, ".gz", (x) => zlib.gzipSync(x, { level: 9 }).length);
+    raw += bytes.length, br += b, gz += g;
+    console.log(`${f.padEnd(28)} ${kb(bytes.length).padStart(7)} ${kb(b).padStart(10)} ${kb(g).padStart(9)}`);
   }
-  const bytes = fs.readFileSync(file);
-  const b = served(file, bytes, ".br", brotli), g = served(file, bytes, ".gz", (x) => zlib.gzipSync(x, { level: 9 }).length);
-  raw += bytes.length, br += b, gz += g;
-  console.log(`${f.padEnd(28)} ${kb(bytes.length).padStart(7)} ${kb(b).padStart(10)} ${kb(g).padStart(9)}`);
-}
-console.log(`${"total".padEnd(28)} ${kb(raw).padStart(7)} ${kb(br).padStart(10)} ${kb(gz).padStart(9)}`);
+  console.log(`${"total".padEnd(28)} ${kb(raw).padStart(7)} ${kb(br).padStart(10)} ${kb(gz).padStart(9)}`);
+  return { br, gz };
+};
+const { br, gz } = weigh(FIRST_LOAD);
 let over = false;
 if (maxBr && br / 1024 > maxBr) console.error(`the first load is ${kb(br)} KB brotli, over its ${maxBr} KB budget`), over = true;
 if (maxGz && gz / 1024 > maxGz) console.error(`the first load is ${kb(gz)} KB gzip, over its ${maxGz} KB budget`), over = true;
+const GATES = "swiglu_text_gates_en.wasm";
+if (fs.existsSync(path.join(site, GATES))) {
+  console.log("\na gates link on the default pack (#view=gates):");
+  const gates = weigh(FIRST_LOAD.map((f) => (f === "swiglu_text_en.wasm" ? GATES : f)));
+  if (maxGatesBr && gates.br / 1024 > maxGatesBr)
+    console.error(`a gates link's first load is ${kb(gates.br)} KB brotli, over its ${maxGatesBr} KB budget`), over = true;
+}
 process.exit(over ? 1 : 0);

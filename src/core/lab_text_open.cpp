@@ -2,13 +2,28 @@
 #include "core/lab_text_open.h"
 
 #include "core/faq.h"
+#include "core/gates_text.h"
 #include "core/lab_text.h"
+#include "core/lesson/live_session.h"
+#include "core/pack/pack_format.h"
 #include "core/strings.h"
 
 std::string lab_text_at_open(const lab_state& s) {
   const lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
   std::string out = lab_text(s) + faq_text(s.view, 0);  // no weights yet; every question folded
+  strings_set_lang(saved);
+  return out;
+}
+
+std::string lab_text_at_open(const lab_state& s, const pack_manifest& m, std::string* svg) {
+  svg->clear();
+  std::vector<gate_row> rows;
+  if (s.view != LAB_VIEW_GATES || !gates_rows_from_manifest(s, m, LIVE_MAX_HIST_LAYERS, &rows)) return lab_text_at_open(s);
+  const lab_lang saved = strings_lang();
+  strings_set_lang(s.lang);
+  std::string out = lab_text(s) + gates_rows_text(s, rows, m.synthetic, "") + faq_text(s.view, 0);
+  *svg = gates_histogram_svg(rows, s.threshold);
   strings_set_lang(saved);
   return out;
 }

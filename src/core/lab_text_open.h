@@ -9,3 +9,11 @@
 #include "core/lab_state.h"
 
 std::string lab_text_at_open(const lab_state& state);
+
+// The same once the default pack's manifest is in (the page preloads it for a live view): for
+// the gates view at the lessons' threshold over every token, the title, then the rows the app's
+// mirror prints from the manifest's own counts (gates_rows_text), then the questions; `svg` gets
+// those histograms (gates_histogram_svg). Anything the manifest cannot answer: lab_text_at_open,
+// and `svg` empty.
+struct pack_manifest;
+std::string lab_text_at_open(const lab_state& state, const pack_manifest& default_manifest, std::string* svg);

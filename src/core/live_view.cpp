@@ -92,38 +92,6 @@ std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const
   return rows;
 }
 
-std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic) {
-  std::vector<std::string> out;
-  double open_lo = 2, open_hi = -1, neg_lo = 2, neg_hi = -1;
-  int shown = 0;
-  for (const gate_row& r : rows) {
-    if (!r.available) continue;
-    shown++;
-    open_lo = std::min(open_lo, r.counts.open_share()), open_hi = std::max(open_hi, r.counts.open_share());
-    neg_lo = std::min(neg_lo, r.counts.negative_share()), neg_hi = std::max(neg_hi, r.counts.negative_share());
-  }
-  if (shown == 0) return out;
-  auto range = [](double lo, double hi) {
-    return fmt_percent(lo) == fmt_percent(hi) ? fmt_percent(lo) : fmt_percent(lo) + " – " + fmt_percent(hi);
-  };
-  const std::string t = fmt_short(thr), neg_t = fmt_short(-thr);  // "-0.1"; "0", never "-0"
-  if (shown == 1) {
-    const gate_row* r = &rows[0];
-    for (const gate_row& x : rows)
-      if (x.available) r = &x;
-    out.push_back(strf(tr(STR_GATES_SUMMARY_ONE), std::to_string(r->layer).c_str(), fmt_percent(r->counts.open_share()).c_str(),
-                       t.c_str(), fmt_percent(r->counts.negative_share()).c_str(), neg_t.c_str()));
-  } else {
-    out.push_back(strf(tr(STR_GATES_SUMMARY), range(open_lo, open_hi).c_str(), t.c_str(), range(neg_lo, neg_hi).c_str(), neg_t.c_str()));
-  }
-  out.push_back(tr(STR_GATES_SPARSE));
-  if (synthetic) out.push_back(tr(STR_GATES_REAL_FIGURES));
-  bool precomputed = false;
-  for (const gate_row& r : rows) precomputed |= r.available && !r.live;
-  if (precomputed) out.push_back(std::string(tr(STR_LIVE_PRECOMPUTED)) + tr(STR_MIRROR_COLON) + tr(STR_LIVE_PRECOMPUTED_NOTE));
-  return out;
-}
-
 // [SECTION] mirror
 std::string live_header_text(live_session* ls, const live_choice& c) {
   std::string out;
@@ -146,28 +114,12 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
 }
 
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
-  const std::string thr = fmt_short(s.threshold);
-  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " +
-                    (s.threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), thr.c_str()) : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO))) + "\n";
   const source_model& m = ls->source->model();
+  std::string token;
   if (c.hist_token >= 0)
-    out += std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(c.hist_token) + " " +
-           live_token_text(m, c.probe, c.hist_token) + "\n";
-  const std::vector<gate_row> rows = live_gate_rows(ls, s, c);
-  const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
-  for (const gate_row& r : rows) {
-    out += strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()) + colon;
-    if (!r.available) {
-      out += std::string(tr(STR_LIVE_WAITING)) + "\n";
-      continue;
-    }
-    const double open = r.counts.open_share(), neg = r.counts.negative_share();
-    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon + fmt_percent(open) + sep +
-           "< " + fmt_short(-s.threshold) + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon +
-           fmt_percent(std::max(0.0, 1 - open - neg)) + "\n";
-  }
-  for (const std::string& line : live_gate_summary(rows, s.threshold, m.synthetic)) out += line + "\n";
-  return out;
+    token = std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(c.hist_token) + " " +
+            live_token_text(m, c.probe, c.hist_token) + "\n";
+  return gates_rows_text(s, live_gate_rows(ls, s, c), m.synthetic, token);
 }
 
 std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gates_text.h"
 #include "core/lab_state.h"
 #include "core/lesson/live_session.h"
 
@@ -23,9 +24,7 @@ std::string live_fallback_text(const live_fallback& f);
 
 // The histograms of the layers the gates view shows.
 std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const live_choice& c);
-// The sentence under the histograms: what the numbers shown say, and the lesson's real figures
-// beside them when the weights are synthetic.
-std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic);
+// Their words and SVG (live_gate_summary, gates_rows_text) are in gates_text.h, shared with the early text.
 
 // The mirror of each live view (the view table names them); the header lines come first.
 std::string live_header_text(live_session* ls, const live_choice& c);

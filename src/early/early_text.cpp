@@ -4,14 +4,30 @@
 #include <string>
 
 #include "core/lab_text_open.h"
+#include "core/pack/pack_format.h"
+#include "core/read_error.h"
 #include "core/url_state.h"
 
-extern "C" const char* early_text_for_link(const char* fragment) {
-  static std::string text;
+static std::string g_text, g_svg;
+
+extern "C" const char* early_text_with_manifest(const char* fragment, const char* manifest, size_t bytes) {
   const lab_state s = url_decode(fragment ? fragment : "").state;
+  g_svg.clear();
 #ifdef SWIGLU_STRINGS_ONE_LANG  // a one-language build has no other language's words
   if (s.lang != SWIGLU_STRINGS_ONE_LANG) return "";
 #endif
-  text = lab_text_at_open(s);
-  return text.c_str();
+  g_text = lab_text_at_open(s);
+#if defined(SWIGLU_EARLY_MANIFEST) || !defined(SWIGLU_STRINGS_ONE_LANG)  // the gates modules, and the tests
+  pack_manifest m;
+  read_error why;
+  if (manifest && bytes && s.view == LAB_VIEW_GATES && pack_manifest_parse(std::string(manifest, bytes), &m, &why))
+    g_text = lab_text_at_open(s, m, &g_svg);
+#else
+  (void)manifest, (void)bytes;  // swiglu_text_LANG.wasm: no json reader (cmake/web.cmake)
+#endif
+  return g_text.c_str();
 }
+
+extern "C" const char* early_text_for_link(const char* fragment) { return early_text_with_manifest(fragment, nullptr, 0); }
+
+extern "C" const char* early_svg() { return g_svg.c_str(); }

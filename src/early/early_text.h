@@ -1,12 +1,20 @@
 // The tiny module's entry (issue 16): the view's text for a link, before the page's main wasm has
 // arrived. Built alone into swiglu_text_en.wasm / swiglu_text_zh.wasm (one language each) from the
-// core's URL, text, string and number code (no ImGui, GL, fonts, kernels or weights), and
-// natively into the tests.
+// core's URL, text, string and number code and its pack manifest reader (no ImGui, GL, fonts,
+// kernels or weights), and natively into the tests.
 #pragma once
+
+#include <cstddef>
 
 extern "C" {
 // The mirror text (lab_text_at_open) for a URL fragment ("#v=1&view=hand&lang=zh", with or
 // without '#'), as NUL-terminated UTF-8 owned by the module (valid until the next call). "" when
 // the link's language is not the one this module was built with (the page then waits for the app).
 const char* early_text_for_link(const char* fragment);
+// The same with the default pack's manifest (its bytes, as the page's one request got them): for
+// the gates view, also the rows counted from it. A manifest that does not read is ignored, as it is
+// by swiglu_text_LANG.wasm, which has no json reader (swiglu_text_gates_LANG.wasm has).
+const char* early_text_with_manifest(const char* fragment, const char* manifest, size_t bytes);
+// The histograms' SVG markup of the last call ("" when it had none), owned like the text.
+const char* early_svg();
 }

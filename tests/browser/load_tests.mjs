@@ -44,6 +44,19 @@ const watchEarlyText = () => {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 };
 
+// Records, in the page, the early text when the gates view's histograms (#lab-early-figure) first
+// show, their bar groups, whether they were on screen, and whether the first frame had come yet.
+const watchEarlyFigure = () => {
+  new MutationObserver(() => {
+    const fig = document.getElementById("lab-early-figure"), el = document.getElementById("lab-early");
+    if (window.labEarlyFigureSeen || !fig || !fig.firstChild) return;
+    const box = fig.getBoundingClientRect();
+    const groups = [...fig.querySelectorAll("g.gates-layer")].map((g) => ({ layer: g.dataset.layer, bars: g.querySelectorAll("rect.bar").length }));
+    window.labEarlyFigureSeen = { text: el.textContent, groups, ms: performance.now(), onScreen: box.height > 0 && box.top < innerHeight,
+                                  beforeFirstFrame: !document.body.dataset.labReady };
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
 export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   test("early text: what a phone and a laptop show before the wasm (screenshots, en and zh)", async (site) => {
     for (const [width, height, screen] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
@@ -94,7 +107,8 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
             expect(seen.text === app, `${link}: the early text differs from the mirror:\n${seen.text}\n---\n${app}`);
           }
           const n = counts(site.log, from);
-          for (const f of [`/swiglu_text_${lang}.wasm`, "/swiglu_lab.wasm", "/swiglu_lab.js"])
+          const early = `/swiglu_text_${view.name === "gates" ? "gates_" : ""}${lang}.wasm`;  // gates: with the manifest reader
+          for (const f of [early, "/swiglu_lab.wasm", "/swiglu_lab.js"])
             expect(n[f] === 1, `${link}: ${f} was requested ${n[f] || 0} times (once: the glue takes the page's own request)`);
           console.log(`    ${link}: early text at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
         }
@@ -105,6 +119,62 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
     }
   });
 
+
+  test("early text: the gates view cold on fast 3G shows its shares and histograms before the first frame, as the mirror prints them", async (site) => {
+    const fast3g = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions;
+    for (const lang of ["en", "zh"]) {
+      const link = `#v=1&view=gates&lang=${lang}`;
+      const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addInitScript(watchEarlyFigure);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", fast3g);
+      const errors = [], from = site.log.length;
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(site.base + link);
+      await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
+      const seen = await page.evaluate(() => window.labEarlyFigureSeen);
+      expect(seen, `${link}: no histograms before the app ran`);
+      if (seen) {
+        expect(seen.beforeFirstFrame && seen.onScreen, `${link}: the histograms came after the first frame or off screen`);
+        // One bar group per layer the app shows, each with the panel's 31 bars.
+        const layers = (seen.text.match(/\((precomputed|预先计算)\)/g) || []).length;
+        expect(layers === 3 && seen.groups.length === 3, `${link}: ${layers} rows and ${seen.groups.length} bar groups (3 each)`);
+        for (const g of seen.groups) expect(g.bars === 31, `${link}: layer ${g.layer} has ${g.bars} bars (31)`);
+        // Below the title, the early text is the app's mirror from the manifest: every share, the summary.
+        const body = seen.text.slice(seen.text.indexOf("\n") + 1);
+        await page.waitForFunction((b) => document.getElementById("lab-text").textContent.includes(b), body, { timeout: LIVE_TIMEOUT })
+          .catch(() => {});
+        const app = await mirror(page);
+        expect(app.includes(body), `${link}: the early rows are not in the mirror:\n${seen.text}\n---\n${app}`);
+        expect(app.startsWith(seen.text.slice(0, seen.text.indexOf("\n") + 1)), `${link}: another title`);
+        const n = counts(site.log, from);
+        expect(n["/packs/default/manifest.json"] === 1, `${link}: the manifest was requested ${n["/packs/default/manifest.json"] || 0} times (once)`);
+        console.log(`    ${link}: histograms at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
+      }
+      expect(errors.length === 0, `${link}: page errors: ${errors.join("; ")}`);
+      await context.close();
+    }
+  });
+
+  test("early text: the gates view's histograms on a phone and a laptop before the wasm (screenshots, en and zh)", async (site) => {
+    for (const [width, height, screen] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
+      for (const lang of ["en", "zh"]) {
+        const phone = screen === "phone";
+        const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
+        const page = await context.newPage();
+        await page.route("**/swiglu_lab.js", () => {});  // never answered: the page stays before its first frame
+        await page.goto(site.base + `#v=1&view=gates&lang=${lang}`);
+        await page.waitForFunction(() => window.labEarlyFigureMs, null, { timeout: 20000 });
+        const box = await page.locator("#lab-early-figure svg").boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width + 1 && box.y < height, `the histograms do not fit the ${screen} screen`);
+        expectIncludes(await page.locator("#lab-early").innerText(), lang === "zh" ? "第 11 层" : "Layer 11", `the early text (${screen}, ${lang})`);
+        await shot(page, `early-text-gates-${lang}-${screen}`);
+        await context.close();
+      }
+    }
+  });
 
   test("first load: the wasm and the manifest are asked for once each, as the early text arrives; no Chinese font in English", async (site) => {
     const from = site.log.length;
@@ -118,7 +188,8 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
     // On loopback the js may run before the early text's answer: either asks, once. (On a slow link
     // both go as the early text's answer begins: the early-text test checks that.)
     const wasm = await timing(page, "swiglu_lab.wasm"), manifest = await timing(page, "manifest.json");
-    expect(n["/swiglu_text_en.wasm"] === 1 && !n["/swiglu_text_zh.wasm"], `the early text module of the page's language once: ${JSON.stringify(n)}`);
+    expect(n["/swiglu_text_gates_en.wasm"] === 1 && !n["/swiglu_text_en.wasm"] && !n["/swiglu_text_gates_zh.wasm"],
+           `the gates view's early text module of the page's language once: ${JSON.stringify(n)}`);
     expect(manifest.start < wasm.end, `the manifest was asked for at ${manifest.start} ms, after the wasm had arrived (${wasm.end} ms)`);
     expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
     await page.context().close();
@@ -145,7 +216,7 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   });
 
   test("serve.mjs sends the build's .br to a browser that accepts brotli, .gz to one that accepts gzip, else the file", async (site) => {
-    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html", "swiglu_text_en.wasm", "swiglu_text_zh.wasm"]) {
+    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html", "swiglu_text_en.wasm", "swiglu_text_zh.wasm", "swiglu_text_gates_en.wasm"]) {
       const raw = fs.readFileSync(path.join(site.dir, f));
       const br = await get(site.base + f, "gzip, deflate, br");
       expect(br.headers["content-encoding"] === "br", `${f}: ${br.headers["content-encoding"]} for a browser accepting br`);

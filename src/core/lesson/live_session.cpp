@@ -3,8 +3,9 @@
 
 #include <algorithm>
 
-#include "core/number_format.h"
 #include "core/checkpoint_remote/source_choice.h"
+#include "core/gates_text.h"
+#include "core/number_format.h"
 
 // model= (a checkpoint read by byte ranges) wins over pack=; the key also changes with ids=.
 std::string live_location(const lab_state& s) { return source_choice_for(s, LIVE_DEFAULT_PACK).key; }
@@ -22,18 +23,7 @@ live_choice live_resolve(const lab_state& s, const layer_source* src) {
   if (m.layers.empty() || m.probes.empty()) return c;
   c.ready = true;
   bool dropped = false;
-  for (int64_t l : s.pack_layers) {
-    const bool has = l <= INT32_MAX && m.find_layer((int)l) >= 0;
-    const bool dup = std::find(c.layers.begin(), c.layers.end(), (int)l) != c.layers.end();
-    if (has && !dup && c.layers.size() < LIVE_MAX_HIST_LAYERS) c.layers.push_back((int)l);
-    else dropped |= !dup || !has;
-  }
-  if (c.layers.empty()) {
-    // Every layer when they fit side by side, else the first, middle and last (as the lessons pick 0, 11, 23).
-    const size_t n = m.layers.size();
-    if (n <= LIVE_MAX_HIST_LAYERS) c.layers = m.layers;
-    else c.layers = {m.layers[0], m.layers[n / 2], m.layers[n - 1]};
-  }
+  c.layers = gates_shown_layers(s.pack_layers, m.layers, LIVE_MAX_HIST_LAYERS, &dropped);
   if (dropped) {
     std::vector<int64_t> shown(c.layers.begin(), c.layers.end());
     c.fallbacks.push_back({"pl", list_text(s.pack_layers), list_text(shown)});

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/pack/pack_summary.h"
+
 pack_source::pack_source(fetch_client* client, const std::string& base_url, double now, pack_source_options options)
     : client_(client), base_(base_url), options_(options) {
   if (base_.empty() || base_.back() != '/') base_ += '/';
@@ -294,18 +296,10 @@ const std::vector<float>* pack_source::precomputed_silu(int probe, int layer) co
 // the moment the manifest is in, before any other byte.
 bool pack_source::summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
                                     std::vector<int64_t>* histogram) const {
-  const int li = phase_ == SOURCE_READY ? manifest_.find_layer(layer) : -1;
-  if (li < 0) return false;
-  *total = *open = *negative = 0;
-  histogram->assign(PACK_HIST_BINS, 0);
-  for (const pack_probe& p : manifest_.probes) {
-    const pack_probe_layer& pl = p.layers[li];
-    const int64_t n = (int64_t)p.tokens.size() * manifest_.intermediate;
-    *total += n;
-    *open += (int64_t)(pl.open * (double)n + 0.5);
-    *negative += (int64_t)(pl.negative * (double)n + 0.5);
-    for (int b = 0; b < PACK_HIST_BINS; b++) (*histogram)[b] += pl.histogram[b];
-  }
+  mlp_gate_counts c;
+  if (phase_ != SOURCE_READY || !pack_summary_counts(manifest_, layer, &c)) return false;
+  *total = c.total, *open = c.open, *negative = c.negative;
+  histogram->assign(c.histogram, c.histogram + PACK_HIST_BINS);
   return true;
 }
 

@@ -1,0 +1,160 @@
+// The gates view's rows as words and SVG (see gates_text.h).
+#include "core/gates_text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/activations.h"
+#include "core/number_format.h"
+#include "core/pack/pack_summary.h"
+#include "core/strings.h"
+
+std::vector<int> gates_shown_layers(const std::vector<int64_t>& asked, const std::vector<int>& model_layers, size_t max,
+                                    bool* dropped) {
+  std::vector<int> out;
+  *dropped = false;
+  auto has = [&](int64_t l) { return l <= INT32_MAX && std::find(model_layers.begin(), model_layers.end(), (int)l) != model_layers.end(); };
+  for (int64_t l : asked) {
+    const bool dup = std::find(out.begin(), out.end(), (int)l) != out.end();
+    if (has(l) && !dup && out.size() < max) out.push_back((int)l);
+    else *dropped |= !dup || !has(l);
+  }
+  if (out.empty() && !model_layers.empty()) {
+    // Every layer when they fit side by side, else the first, middle and last (as the lessons pick 0, 11, 23).
+    const size_t n = model_layers.size();
+    if (n <= max) out = model_layers;
+    else out = {model_layers[0], model_layers[n / 2], model_layers[n - 1]};
+  }
+  return out;
+}
+
+std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic) {
+  std::vector<std::string> out;
+  double open_lo = 2, open_hi = -1, neg_lo = 2, neg_hi = -1;
+  int shown = 0;
+  for (const gate_row& r : rows) {
+    if (!r.available) continue;
+    shown++;
+    open_lo = std::min(open_lo, r.counts.open_share()), open_hi = std::max(open_hi, r.counts.open_share());
+    neg_lo = std::min(neg_lo, r.counts.negative_share()), neg_hi = std::max(neg_hi, r.counts.negative_share());
+  }
+  if (shown == 0) return out;
+  auto range = [](double lo, double hi) {
+    return fmt_percent(lo) == fmt_percent(hi) ? fmt_percent(lo) : fmt_percent(lo) + " – " + fmt_percent(hi);
+  };
+  const std::string t = fmt_short(thr), neg_t = fmt_short(-thr);  // "-0.1"; "0", never "-0"
+  if (shown == 1) {
+    const gate_row* r = &rows[0];
+    for (const gate_row& x : rows)
+      if (x.available) r = &x;
+    out.push_back(strf(tr(STR_GATES_SUMMARY_ONE), std::to_string(r->layer).c_str(), fmt_percent(r->counts.open_share()).c_str(),
+                       t.c_str(), fmt_percent(r->counts.negative_share()).c_str(), neg_t.c_str()));
+  } else {
+    out.push_back(strf(tr(STR_GATES_SUMMARY), range(open_lo, open_hi).c_str(), t.c_str(), range(neg_lo, neg_hi).c_str(), neg_t.c_str()));
+  }
+  out.push_back(tr(STR_GATES_SPARSE));
+  if (synthetic) out.push_back(tr(STR_GATES_REAL_FIGURES));
+  bool precomputed = false;
+  for (const gate_row& r : rows) precomputed |= r.available && !r.live;
+  if (precomputed) out.push_back(std::string(tr(STR_LIVE_PRECOMPUTED)) + tr(STR_MIRROR_COLON) + tr(STR_LIVE_PRECOMPUTED_NOTE));
+  return out;
+}
+
+std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
+                            const std::string& token_line) {
+  const std::string thr = fmt_short(s.threshold);
+  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " +
+                    (s.threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), thr.c_str()) : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO))) + "\n";
+  out += token_line;
+  const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
+  for (const gate_row& r : rows) {
+    out += strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()) + colon;
+    if (!r.available) {
+      out += std::string(tr(STR_LIVE_WAITING)) + "\n";
+      continue;
+    }
+    const double open = r.counts.open_share(), neg = r.counts.negative_share();
+    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon + fmt_percent(open) + sep +
+           "< " + fmt_short(-s.threshold) + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon +
+           fmt_percent(std::max(0.0, 1 - open - neg)) + "\n";
+  }
+  for (const std::string& line : live_gate_summary(rows, s.threshold, synthetic)) out += line + "\n";
+  return out;
+}
+
+// [SECTION] the histograms as SVG (the panel's bins and colours: ui/gates_panel.cpp, ui/widgets.h)
+static std::string xml_text(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+  return out;
+}
+
+// Coordinates to 0.01 of the 200-unit box: plenty for a drawing, and one printf each (fmt_short's
+// shortest exact text takes up to 17, which made the SVG cost 30 ms in the early module).
+static std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string gates_histogram_svg(const std::vector<gate_row>& rows, double thr) {
+  enum { SHOWN_BINS = 30 };                                  // [-0.3, 1.2), then one bar for the rest
+  const double W = 200, PX0 = 4, PX1 = 196, PY0 = 22, PY1 = 102, H = 118;  // one layer's box
+  const double slot = (PX1 - PX0) / (SHOWN_BINS + 1.5), plot_x1 = PX0 + slot * SHOWN_BINS;
+  const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS, lo = PACK_HIST_LO, hi = lo + SHOWN_BINS * step;
+  auto x_at = [&](double v) { return PX0 + (v - lo) / (hi - lo) * (plot_x1 - PX0); };
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"gates-svg\" viewBox=\"0 0 " + num(W * rows.size()) + " " +
+                    num(H) + "\" font-size=\"11\" font-family=\"system-ui, sans-serif\">";
+  for (size_t i = 0; i < rows.size(); i++) {
+    const gate_row& r = rows[i];
+    out += "<g class=\"gates-layer\" data-layer=\"" + std::to_string(r.layer) + "\" transform=\"translate(" + num(W * (double)i) + " 0)\">";
+    std::string title = strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str());
+    if (r.available) title += std::string(" (") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ")";
+    out += "<text x=\"" + num(PX0) + "\" y=\"14\" fill=\"#333\">" + xml_text(title) + "</text>";
+    out += "<rect x=\"" + num(PX0) + "\" y=\"" + num(PY0) + "\" width=\"" + num(PX1 - PX0) + "\" height=\"" + num(PY1 - PY0) +
+           "\" fill=\"#fff\" stroke=\"#b4b4b4\"/>";
+    if (r.available) {
+      int64_t bins[SHOWN_BINS + 1] = {0}, peak = 1;
+      for (int b = 0; b < PACK_HIST_BINS; b++) bins[std::min(b, (int)SHOWN_BINS)] += r.counts.histogram[b];
+      for (int64_t n : bins) peak = std::max(peak, n);
+      for (int b = 0; b <= SHOWN_BINS; b++) {
+        const bool overflow = b == SHOWN_BINS;
+        const double center = overflow ? hi : lo + (b + 0.5) * step;
+        const char* fill = center > thr ? "#f09628" : center < -thr ? "#2864dc" : "#8c96a5";
+        const double x0 = overflow ? PX1 - slot : x_at(lo + b * step), x1 = overflow ? PX1 : x_at(lo + (b + 1) * step);
+        const double h = (double)bins[b] / (double)peak * (PY1 - PY0 - 2);
+        out += "<rect class=\"bar\" x=\"" + num(x0 + 0.25) + "\" y=\"" + num(PY1 - h) + "\" width=\"" + num(x1 - x0 - 0.5) +
+               "\" height=\"" + num(h) + "\" fill=\"" + fill + "\"/>";
+      }
+    }
+    for (double t : {thr, -thr})  // the threshold lines and SiLU's floor, where the panel draws them
+      out += "<line x1=\"" + num(x_at(t)) + "\" x2=\"" + num(x_at(t)) + "\" y1=\"" + num(PY0) + "\" y2=\"" + num(PY1) +
+             "\" stroke=\"#3c3c3c\" stroke-opacity=\"0.8\"/>";
+    const double floor = x_at(act_silu_minimum().value);
+    out += "<line x1=\"" + num(floor) + "\" x2=\"" + num(floor) + "\" y1=\"" + num(PY0) + "\" y2=\"" + num(PY1) +
+           "\" stroke=\"#c81e1e\" stroke-width=\"1.5\"/>";
+    const char* labels[] = {"-0.3", "0", "0.5", "1"};
+    const double at[] = {-0.3, 0, 0.5, 1.0};
+    for (int k = 0; k < 4; k++)
+      out += "<text x=\"" + num(std::max(x_at(at[k]), PX0 + 8)) + "\" y=\"" + num(PY1 + 12) +
+             "\" text-anchor=\"middle\" fill=\"#6e6e6e\">" + labels[k] + "</text>";
+    out += "<text x=\"" + num(PX1) + "\" y=\"" + num(PY1 + 12) + "\" text-anchor=\"end\" fill=\"#6e6e6e\">" +
+           xml_text(tr(STR_LIVEUX_OVERFLOW)) + "</text></g>";
+  }
+  return out + "</svg>";
+}
+
+bool gates_rows_from_manifest(const lab_state& s, const pack_manifest& m, size_t max_layers, std::vector<gate_row>* rows) {
+  rows->clear();
+  if (!s.pack.empty() || !s.model.empty() || s.threshold != PACK_THRESHOLD || s.hist_token >= 0 || m.probes.empty()) return false;
+  std::vector<int> layers;
+  for (const pack_layer& l : m.layers) layers.push_back(l.layer);
+  bool dropped = false;
+  for (int layer : gates_shown_layers(s.pack_layers, layers, max_layers, &dropped)) {
+    gate_row r;
+    r.layer = layer;
+    r.available = pack_summary_counts(m, layer, &r.counts);
+    rows->push_back(r);
+  }
+  return !rows->empty();
+}

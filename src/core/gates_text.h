@@ -1,0 +1,38 @@
+// The gates view's rows as words and as a light SVG, from gate rows however they were counted:
+// the app's mirror (live_view.cpp, from the session) and the page's early text (src/early/, from
+// the default pack's manifest alone, issue 16) both print through here, so they cannot drift.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/lab_state.h"
+#include "core/lesson/gate_activity.h"
+
+struct pack_manifest;
+
+// Which layers the histograms show for the link's `pl` list: the listed ones the source has (no
+// repeats, at most `max`), else every layer when they fit, else the first, middle and last.
+// `dropped`: a listed value was refused (the page says so).
+std::vector<int> gates_shown_layers(const std::vector<int64_t>& asked, const std::vector<int>& model_layers, size_t max,
+                                    bool* dropped);
+
+// The sentence under the histograms: what the numbers shown say, and the lesson's real figures
+// beside them when the weights are synthetic.
+std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic);
+
+// The gates view's mirror below the header: the threshold line, `token_line` (the one token
+// shown, "" for all), a line per layer with its shares, the summary.
+std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
+                            const std::string& token_line);
+
+// The histograms as one <svg>: a <g class="gates-layer" data-layer="N"> per row with its title
+// and bars (the panel's bins: 0.05 wide over [-0.3, 1.2), then one bar for everything above),
+// coloured as the panel colours them against `thr`.
+std::string gates_histogram_svg(const std::vector<gate_row>& rows, double thr);
+
+// The rows the page shows the moment the default pack's manifest is in (its own counts, at the
+// lessons' threshold, over every token): false when the link asks for what the manifest cannot
+// answer (another threshold, one token) or names another source.
+bool gates_rows_from_manifest(const lab_state& s, const pack_manifest& m, size_t max_layers, std::vector<gate_row>* rows);
