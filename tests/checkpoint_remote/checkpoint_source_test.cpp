@@ -49,6 +49,7 @@ struct ckpt_fixture {
     net.base = kBase;
     opt.probes = {test_probe()};
     opt.stall_seconds = 5;
+    opt.clock = nullptr;  // one conversion slice per pump: the same steps on every machine
   }
   void open() {
     model_location loc;
@@ -57,13 +58,14 @@ struct ckpt_fixture {
     src.reset();
     src.reset(new checkpoint_source(&net, loc, now, opt));
   }
-  // The browser's event loop, compressed: pump and deliver until nothing moves.
+  // The browser's event loop, compressed: pump and deliver until nothing moves (no answer comes
+  // and no chunk waits for conversion).
   void settle() {
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < 100000; i++) {
       src->pump(now);
       if (net.deliver(now) == 0) {
         src->pump(now);
-        if (net.deliver(now) == 0) return;
+        if (net.deliver(now) == 0 && src->chunks_converting() == 0) return;
       }
     }
     FAIL("the source never settled");
@@ -137,6 +139,12 @@ TEST_CASE("checkpoint source: both namings, one file and sharded, BF16/F16/F32",
     ckpt_fixture f(pack_test_checkpoint(spec));
     f.opt.chunk_bytes = 100000;  // several chunks per matrix
     f.opt.header_prefetch = 8192;  // in proportion to these small tensors (64 KiB for real ones)
+    // Conversion slices of 3, 5, 7... rows (odd: panels of 4 are split across slices); the first
+    // variant converts within the page's time budget, the others one slice per pump.
+    const int slice_rows = 3 + 2 * (int)(&v - vs);
+    f.opt.slice_elements = (uint64_t)slice_rows * 252 + 251;
+    if (&v == vs) f.opt.clock = checkpoint_clock_seconds;
+    INFO("slice rows " << slice_rows);
     f.open();
     REQUIRE(f.src->phase() == SOURCE_OPENING);
     f.settle();
