@@ -31,6 +31,7 @@ checkpoint_source::checkpoint_source(fetch_client* client, const model_location&
   queue_.client = client;
   queue_.sink = this;
   queue_.stall_seconds = options.stall_seconds;
+  queue_.one_per_url = options.one_request_per_file;
   open(now);
 }
 

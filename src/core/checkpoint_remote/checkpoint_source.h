@@ -12,7 +12,9 @@
 // progress moves and Cancel / Retry resumes at the chunk. An answer only verifies and keeps the
 // chunk's bytes; pump converts them to q8 a slice of rows at a time (CKPT_SLICE_ELEMENTS) within
 // a time budget, so no answer or frame holds the page's thread for a whole chunk. At most
-// max_in_flight chunks wait for conversion: new requests wait for them (bounded memory).
+// max_in_flight chunks wait for conversion: new requests wait for them (bounded memory). One range
+// of a file is in flight at a time (two files: two): Chromium's HTTP cache, given two ranges of
+// one URL at once, sometimes had the host send one of them twice.
 //
 // Verification: every range is checked against the request (start, length), the file's size
 // and ETag against those its header came with (a file changed on the host fails as
@@ -52,6 +54,9 @@ struct checkpoint_source_options {
   uint64_t slice_elements = CKPT_SLICE_ELEMENTS;     // values converted per slice
   double convert_budget_seconds = CKPT_CONVERT_BUDGET_SECONDS;
   double (*clock)() = checkpoint_clock_seconds;     // for the budget; null: one slice per pump
+  // One range of a file in flight at a time (fetch_queue::one_per_url): Chromium's HTTP cache sent
+  // a range twice when two of one file were in flight (the browser tests, under load).
+  bool one_request_per_file = true;
   // A teacher's sentence (the link's ids= and text=). Empty: the lesson's sentence, which this
   // page knows as ids only for the synthetic checkpoint; a real model's comes from its own
   // tokenizer.json through `tokenizer` (STREAM_NEEDS_IDS when there is none or it cannot be read).
