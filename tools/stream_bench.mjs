@@ -8,7 +8,8 @@
 // includes SwiftShader's rendering); "our max" is the longest the page's own code held the main
 // thread in one go: one answer's hashing, copying and gate computation, or one frame's UI work.
 //
-// Figures are the median and, in brackets, the fastest and slowest run. --first-only stops the
+// Figures are the median and, in brackets, the fastest and slowest run (--checkpoint: every
+// column). --first-only stops the
 // cold visit at the first histogram (the first-load figures, without waiting minutes for all
 // layers; no warm visit, since the cold one did not finish caching).
 //
@@ -133,13 +134,15 @@ async function loadModel(context, url, conditions, done, gateRange) {
   await page.goto(url);
   await page.waitForFunction(() => window.labBench && window.labBench.done, null, { timeout: 1800000, polling: 200 });
   const b = await page.evaluate(() => ({ firstLive: window.labBench.firstLive, done: window.labBench.done, answer: Module._lab_bench_max_answer_ms(),
-                                          work: Module._lab_bench_total_answer_ms(), app: Module._lab_bench_max_app_frame_ms(),
+                                          work: Module._lab_bench_total_answer_ms() + Module._lab_bench_convert_ms(0), app: Module._lab_bench_max_app_frame_ms(),
+                                          convertMax: Module._lab_bench_convert_ms(1),
                                           heap: HEAP8.length, nav: performance.timeOrigin }));
   await page.close();
   // The first gate matrix's bytes are in when the last request overlapping it has finished.
   const gateIn = finished.filter((f) => gateRange && f.range[0] < gateRange[1] && f.range[1] > gateRange[0])
                          .reduce((a, f) => Math.max(a, f.wall), 0);
   return { firstLive: b.firstLive - b.nav, gateIn: gateIn ? gateIn - b.nav : 0, done: b.done - b.nav, answer: b.answer, app: b.app,
+           convertMax: b.convertMax,
            work: b.work, heap: b.heap, bytes, weightBytes, wall: Date.now() - t0 };
 }
 
@@ -156,9 +159,10 @@ async function checkpointBench(site) {
     const url = site.base + `#v=1&view=gates&model=${base}/swiglu-lab/qwen-shaped/resolve/main/`;
     console.log("model=: gate view of a Qwen3.5-0.8B-shaped BF16 checkpoint (layers 0, 11, 23) served Hub-like; median of " + runs);
     console.log("'gate in': the first gate matrix's bytes are in; 'first live': the first live histogram; 'work/gate': copy + conversion +");
-    console.log("cache record per gate matrix (all answers' work / 3); 'hold': the longest the page held the main thread at once, in one\n" +
-                "answer (copy, conversion, cache record of one chunk) / in one frame's UI work\n");
-    console.log("profile                           visit    gate in   first live  live - gate in   all live  work/gate  hold answer/frame  weights MB   all MB  heap MB");
+    console.log("cache record per gate matrix (all answers' and frames' conversion work / 3); 'hold': the longest the page held the main\n" +
+                "thread at once, in one answer (checks and copy of a chunk's bytes) / in one frame (UI, gate histograms and the\n" +
+                "conversion slices of that frame); 'conversion in a frame': the longest of those slices together\n");
+    console.log("profile | visit | gate in | first live | live - gate in | all live | work/gate | hold: answer | hold: frame | conversion in a frame | weights MB | all MB | heap MB");
     for (const profile of PROFILES) {
       const rows = { cold: [], warm: [] };
       for (let i = 0; i < runs; i++) {
@@ -169,18 +173,26 @@ async function checkpointBench(site) {
       }
       for (const visit of ["cold", "warm"]) {
         const r = rows[visit];
-        const med = (f) => median(r.map(f));
-        console.log(profile.name.padEnd(34) + visit.padEnd(6) +
-          (visit === "cold" ? `${med((x) => x.gateIn).toFixed(0)} ms` : "-").padStart(10) +
-          `${med((x) => x.firstLive).toFixed(0)} ms`.padStart(13) +
-          (visit === "cold" ? `${med((x) => x.firstLive - x.gateIn).toFixed(0)} ms` : "-").padStart(17) +
-          `${med((x) => x.done).toFixed(0)} ms`.padStart(11) +
-          `${med((x) => x.work / 3).toFixed(0)} ms`.padStart(11) +
-          `${med((x) => x.answer).toFixed(0)}/${med((x) => x.app).toFixed(0)} ms`.padStart(12) +
-          `${med((x) => x.weightBytes / 1e6).toFixed(2)}`.padStart(13) +
-          `${med((x) => x.bytes / 1e6).toFixed(2)}`.padStart(9) +
-          `${med((x) => x.heap / 1048576).toFixed(0)}`.padStart(9));
+        // Every column: the median, and with several runs the fastest and slowest in brackets.
+        const cell = (f, digits = 0, unit = "") => {
+          const v = r.map(f), fix = (x) => x.toFixed(digits);
+          return r.length > 1 ? `${fix(median(v))} (${fix(Math.min(...v))}-${fix(Math.max(...v))})${unit}` : `${fix(median(v))}${unit}`;
+        };
+        const cold = visit === "cold";
+        console.log([profile.name, visit,
+          cold ? cell((x) => x.gateIn, 0, " ms") : "-",
+          cell((x) => x.firstLive, 0, " ms"),
+          cold ? cell((x) => x.firstLive - x.gateIn, 0, " ms") : "-",
+          cell((x) => x.done, 0, " ms"),
+          cell((x) => x.work / 3, 0, " ms"),
+          cell((x) => x.answer, 0, " ms"),
+          cell((x) => x.app, 0, " ms"),
+          cell((x) => x.convertMax, 0, " ms"),
+          cell((x) => x.weightBytes / 1e6, 2),
+          cell((x) => x.bytes / 1e6, 2),
+          cell((x) => x.heap / 1048576, 0)].join(" | "));
       }
+      console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")})`);
     }
     hub.close();
     if (args.includes("--skip-8b")) return;

@@ -72,7 +72,7 @@ std::vector<std::string> live_status_lines(const layer_source* src) {
     const source_progress p = src->progress(-1);
     if (p.paused && p.loaded < p.total)
       lines.push_back(strf(tr(STR_LIVE_CANCELLED_NEEDED), fmt_mib(p.total - p.loaded).c_str()));
-    else if (p.loading > 0 || (p.loaded < p.total && p.failed == 0))
+    else if (p.loading > 0 || p.converting > 0 || (p.loaded < p.total && p.failed == 0))
       lines.push_back(strf(tr(STR_LIVE_PROGRESS_MIB), fmt_mib(p.loaded).c_str(), fmt_mib(p.total).c_str()));
   }
   for (const source_failure& f : src->failures())

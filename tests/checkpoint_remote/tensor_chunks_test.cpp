@@ -3,6 +3,7 @@
 // damage.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <random>
@@ -85,6 +86,53 @@ TEST_CASE("tensor chunks: converted in pieces == the converter's whole-matrix q8
     }
     q8_matrix_owned_free(&ref);
   }
+}
+
+TEST_CASE("tensor chunks: a chunk converted in slices of rows == converted at once, bit for bit", "[checkpoint_remote]") {
+  const unsigned seed = Catch::rngSeed();
+  INFO("seed " << seed << " (pass it back with --rng-seed)");
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> nd(0.0f, 0.05f);
+  CHECK(tensor_chunk_slice_rows(1024, CKPT_SLICE_ELEMENTS) == 64);
+  CHECK(tensor_chunk_slice_rows(4096, CKPT_SLICE_ELEMENTS) == 16);
+  CHECK(tensor_chunk_slice_rows(100000, 1000) == 1);  // never less than a row
+  CHECK(tensor_chunk_slice_rows(60, 179) == 2);
+  for (int round = 0; round < 12; round++)
+    for (st_dtype t : {ST_DTYPE_BF16, ST_DTYPE_F16, ST_DTYPE_F32}) {
+      const int rows = 1 + 2 * (int)(rng() % 60), cols = 1 + (int)(rng() % 70);  // odd row counts, any width
+      INFO("round " << round << " dtype " << st_dtype_name(t) << " rows " << rows << " cols " << cols);
+      std::vector<float> w((size_t)rows * cols);
+      for (float& v : w) v = nd(rng) * (rng() % 8 == 0 ? 40.0f : 1.0f);  // a few rows with a far larger scale
+      const size_t eb = st_dtype_bytes(t);
+      std::string raw(w.size() * eb, '\0');
+      dtype_from_f32(t, w.data(), w.size(), &raw[0]);
+      const std::vector<tensor_chunk> plan = tensor_chunk_plan(0, rows, cols, eb, 1 + rng() % (rows * cols * eb));
+      aligned_blob whole(q8_matrix_blob_bytes(rows, cols)), sliced(q8_matrix_blob_bytes(rows, cols));
+      REQUIRE(q8_matrix_begin(rows, cols, whole.p) == Q8_OK);
+      REQUIRE(q8_matrix_begin(rows, cols, sliced.p) == Q8_OK);
+      std::vector<float> scratch;
+      std::string err;
+      for (const tensor_chunk& c : plan) {
+        REQUIRE(tensor_chunk_convert(t, raw.data() + c.begin, c, rows, cols, whole.p, &scratch, &err));
+        // Slices of random sizes (1 row up to the whole chunk), as the page's budget would cut them.
+        for (int first = 0; first < c.rows;) {
+          const int n = std::min(c.rows - first, 1 + (int)(rng() % 9));
+          REQUIRE(tensor_chunk_convert_rows(t, raw.data() + c.begin, c, first, n, rows, cols, sliced.p, &scratch, &err));
+          first += n;
+        }
+      }
+      CHECK(std::memcmp(whole.p, sliced.p, whole.n) == 0);
+    }
+  // Rows outside the chunk are refused, not written.
+  const int rows = 9, cols = 8;
+  std::vector<float> w((size_t)rows * cols, 0.5f);
+  aligned_blob blob(q8_matrix_blob_bytes(rows, cols));
+  q8_matrix_begin(rows, cols, blob.p);
+  std::vector<float> scratch;
+  std::string err;
+  const std::vector<tensor_chunk> plan = tensor_chunk_plan(0, rows, cols, 4, 4 * 32);
+  CHECK_FALSE(tensor_chunk_convert_rows(ST_DTYPE_F32, w.data(), plan[0], 3, 2, rows, cols, blob.p, &scratch, &err));
+  CHECK_FALSE(tensor_chunk_convert_rows(ST_DTYPE_F32, w.data(), plan[0], -1, 1, rows, cols, blob.p, &scratch, &err));
 }
 
 TEST_CASE("tensor chunks: damaged records and non-finite values are refused", "[checkpoint_remote]") {

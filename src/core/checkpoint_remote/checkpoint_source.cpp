@@ -2,6 +2,7 @@
 #include "core/checkpoint_remote/checkpoint_source.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -16,6 +17,10 @@ static const char kSingleFile[] = "model.safetensors";
 static const char kBinFile[] = "pytorch_model.bin";
 static const uint64_t kRangeSlack = 64u << 10;  // past a range's length by this: the host ignored Range
 
+double checkpoint_clock_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 source_probe checkpoint_default_synthetic_probe() {
   return {"今天天气不错，我们去公园", {1, 2, 3, 4, 5, 6}, {"今天", "天气", "不错", "，", "我们", "去公园"}};
 }
@@ -26,6 +31,7 @@ checkpoint_source::checkpoint_source(fetch_client* client, const model_location&
   queue_.client = client;
   queue_.sink = this;
   queue_.stall_seconds = options.stall_seconds;
+  queue_.one_per_url = options.one_request_per_file;
   open(now);
 }
 
@@ -62,6 +68,7 @@ void checkpoint_source::open(double now) {
   for (layer_state& L : layers_)
     for (matrix_state& m : L.part) free_matrix(&m);
   info_.clear();
+  jobs_.clear();
   layers_.clear();
   shards_.clear();
   weight_map_.clear();
@@ -87,6 +94,7 @@ void checkpoint_source::fail_open(const std::string& file, const std::string& ur
   phase_ = SOURCE_FAILED;
   fetch_queue_close(&queue_);
   info_.clear();
+  jobs_.clear();
   generation_++;
 }
 
@@ -487,8 +495,9 @@ void checkpoint_source::mark_needs() {
     }
     if (in.kind != ITEM_CHUNK) continue;
     const matrix_state& m = layers_[in.layer_index].part[in.part];
-    // Chunks of an evicted matrix are fetched again (from the cache) when needed.
-    if (it.state == FETCH_ITEM_DONE && !m.chunk_done[in.chunk]) it.state = FETCH_ITEM_IDLE;
+    // Chunks of an evicted matrix are fetched again (from the cache) when needed; one whose bytes
+    // wait for conversion is not.
+    if (it.state == FETCH_ITEM_DONE && !m.chunk_done[in.chunk] && !converting((int)i)) it.state = FETCH_ITEM_IDLE;
     it.needed = false;
     if (m.complete || m.chunk_done[in.chunk]) continue;
     const auto wanted = std::find(want_results_.begin(), want_results_.end(), in.layer_index);
@@ -504,7 +513,15 @@ void checkpoint_source::mark_needs() {
 
 bool checkpoint_source::layer_loading(int li) const {
   for (size_t i = 0; i < queue_.items.size(); i++)
-    if (info_[i].kind == ITEM_CHUNK && info_[i].layer_index == li && queue_.items[i].state == FETCH_ITEM_LOADING) return true;
+    if (info_[i].kind == ITEM_CHUNK && info_[i].layer_index == li &&
+        (queue_.items[i].state == FETCH_ITEM_LOADING || converting((int)i)))
+      return true;
+  return false;
+}
+
+bool checkpoint_source::converting(int item) const {
+  for (const convert_job& j : jobs_)
+    if (j.item == item) return true;
   return false;
 }
 
@@ -541,6 +558,7 @@ bool checkpoint_source::make_room(int for_layer, int part) {
 
 void checkpoint_source::pump(double now) {
   if (phase_ == SOURCE_FAILED || phase_ == SOURCE_EMPTY) return;
+  if (phase_ == SOURCE_READY) convert_some();
   if (phase_ == SOURCE_READY) mark_needs();
   int loading = fetch_queue_expire(&queue_, now);
   if (phase_ == SOURCE_OPENING && sentence_) maybe_finish_open();  // the tokenizer's answer may be in
@@ -558,6 +576,7 @@ void checkpoint_source::pump(double now) {
     if (!it) break;
     const item_info& in = info_[it->owner_tag];
     if (in.kind == ITEM_CHUNK) {
+      if ((int)jobs_.size() >= queue_.max_in_flight) break;  // their bytes wait for conversion first
       if (!make_room(in.layer_index, in.part)) break;
       matrix_state& m = layers_[in.layer_index].part[in.part];
       if (!m.blob) {
@@ -643,28 +662,72 @@ bool checkpoint_source::on_tensor_answer(fetch_item* it, const item_info& in, co
   matrix_state& m = layers_[in.layer_index].part[in.part];
   const tensor_chunk& ch = m.chunks[in.chunk];
   if (!m.blob) return *e = format_error(STREAM_CANCELLED, ""), false;  // evicted while in flight
-  if (r.from_cache) {
-    if (!tensor_chunk_from_record(r.body, r.n, ch, m.rows, m.cols, m.blob)) return false;
-  } else {
+  if (!r.from_cache) {  // verified here, converted by pump a slice at a time (convert_some)
     const unsigned char* raw = range_bytes(*it, r, e);
     if (!raw) return false;
-    std::string err;
-    if (!tensor_chunk_convert(m.dtype, raw, ch, m.rows, m.cols, m.blob, &scratch_, &err))
-      return *e = format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CHUNK_UNREADABLE)), false;
-    const std::string rec = tensor_chunk_record(m.blob, ch, m.rows, m.cols);
-    client_->cache_store(this, it->request.cache_key, rec.data(), rec.size());
+    convert_job j;
+    j.item = it->owner_tag;
+    j.raw.assign((const char*)raw, (size_t)ch.bytes);
+    jobs_.push_back(std::move(j));
+    return true;
   }
+  if (!tensor_chunk_from_record(r.body, r.n, ch, m.rows, m.cols, m.blob)) return false;
+  if (!finish_chunk(in)) return *e = format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CONVERTED_Q8)), false;
+  return true;
+}
+
+// The chunk's rows are all in the blob: counted, and the matrix usable once every chunk is.
+bool checkpoint_source::finish_chunk(const item_info& in) {
+  matrix_state& m = layers_[in.layer_index].part[in.part];
   if (!m.chunk_done[in.chunk]) {
     m.chunk_done[in.chunk] = true;
     m.done++;
   }
   if (m.done == (int)m.chunks.size()) {
-    if (q8_matrix_parse(m.blob, m.bytes, &m.view) != Q8_OK)
-      return *e = format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CONVERTED_Q8)), false;
+    if (q8_matrix_parse(m.blob, m.bytes, &m.view) != Q8_OK) return false;
     m.complete = true;
   }
   layers_[in.layer_index].last_used = ++use_clock_;
   return true;
+}
+
+// Converts queued chunks a slice of rows at a time until the time budget is spent (at least one
+// slice; one slice only without a clock). A finished chunk goes to the cache and counts.
+void checkpoint_source::convert_some() {
+  if (jobs_.empty()) return;
+  const double t0 = options_.clock ? options_.clock() : 0;
+  while (!jobs_.empty()) {
+    convert_job& j = jobs_.front();
+    fetch_item* it = &queue_.items[j.item];
+    const item_info in = info_[j.item];
+    matrix_state& m = layers_[in.layer_index].part[in.part];
+    const tensor_chunk& ch = m.chunks[in.chunk];
+    if (!m.blob) {  // evicted meanwhile (make_room spares a layer with a job; kept as a guard)
+      it->state = FETCH_ITEM_IDLE;
+      jobs_.pop_front();
+      continue;
+    }
+    const int n = std::min(ch.rows - j.next, tensor_chunk_slice_rows(m.cols, options_.slice_elements));
+    std::string err;
+    if (!tensor_chunk_convert_rows(m.dtype, j.raw.data(), ch, j.next, n, m.rows, m.cols, m.blob, &scratch_, &err)) {
+      fetch_queue_fail(&queue_, it, format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CHUNK_UNREADABLE)));
+      jobs_.pop_front();
+      generation_++;
+    } else if ((j.next += n) == ch.rows) {
+      const std::string rec = tensor_chunk_record(m.blob, ch, m.rows, m.cols);
+      client_->cache_store(this, it->request.cache_key, rec.data(), rec.size());
+      jobs_.pop_front();
+      if (!finish_chunk(in))
+        fetch_queue_fail(&queue_, it, format_error(STREAM_FORMAT, read_error_at(m.tensor, STR_READ_CONVERTED_Q8)));
+      generation_++;
+    }
+    if (!options_.clock || options_.clock() - t0 >= options_.convert_budget_seconds) break;
+  }
+  if (options_.clock) {
+    const double spent = options_.clock() - t0;
+    convert_seconds_ += spent;
+    convert_max_seconds_ = std::max(convert_max_seconds_, spent);
+  }
 }
 
 void checkpoint_source::compute_inputs() {
@@ -753,7 +816,13 @@ source_progress checkpoint_source::progress(int layer) const {
       done = m.chunk_done[in.chunk];
       const bool wanted = in.layer_index == want_whole_ ||
                           (in.part == MLP_GATE && std::find(want_results_.begin(), want_results_.end(), in.layer_index) != want_results_.end());
-      if (!wanted && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED) continue;
+      if (!wanted && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED && !converting((int)i)) continue;
+      if (converting((int)i)) {  // its bytes are in; the page still works on it (frames go on)
+        p.total += it.bytes;
+        p.loaded += it.bytes;
+        p.converting++;
+        continue;
+      }
     } else if (!done && !it.needed && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED) {
       continue;
     }

@@ -8,8 +8,13 @@
 // decoys, norm rule). Then only these ranges: the embedding rows of the probe's token ids and
 // layer 0's post_attention_layernorm (the probe input, computed as the converter computes it),
 // each shown layer's gate_proj, and up_proj / down_proj only for a layer a view needs whole.
-// Matrices come in chunks of rows (CKPT_CHUNK_BYTES of the file each), converted to q8 as they
-// arrive, so memory stays bounded, progress moves and Cancel / Retry resumes at the chunk.
+// Matrices come in chunks of rows (CKPT_CHUNK_BYTES of the file each), so memory stays bounded,
+// progress moves and Cancel / Retry resumes at the chunk. An answer only verifies and keeps the
+// chunk's bytes; pump converts them to q8 a slice of rows at a time (CKPT_SLICE_ELEMENTS) within
+// a time budget, so no answer or frame holds the page's thread for a whole chunk. At most
+// max_in_flight chunks wait for conversion: new requests wait for them (bounded memory). One range
+// of a file is in flight at a time (two files: two): Chromium's HTTP cache, given two ranges of
+// one URL at once, sometimes had the host send one of them twice.
 //
 // Verification: every range is checked against the request (start, length), the file's size
 // and ETag against those its header came with (a file changed on the host fails as
@@ -18,6 +23,7 @@
 // is fetched again. A host that ignores Range is stopped after one chunk's worth (STREAM_NO_RANGE).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -34,12 +40,23 @@
 // matrix (59 MB of int8), within a phone's heap.
 #define CHECKPOINT_SOURCE_RESIDENT_BYTES (64ull << 20)
 #define CKPT_HEADER_PREFETCH (64u << 10)
+// Conversion per pump: slices until this much time has gone (then the slice in hand finishes).
+#define CKPT_CONVERT_BUDGET_SECONDS 0.008
+
+// A monotonic clock in seconds (std::chrono::steady_clock: performance.now() in the page).
+double checkpoint_clock_seconds();
 
 struct checkpoint_source_options {
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
   uint64_t resident_bytes = CHECKPOINT_SOURCE_RESIDENT_BYTES;
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint32_t header_prefetch = CKPT_HEADER_PREFETCH;  // first request of a shard's header
+  uint64_t slice_elements = CKPT_SLICE_ELEMENTS;     // values converted per slice
+  double convert_budget_seconds = CKPT_CONVERT_BUDGET_SECONDS;
+  double (*clock)() = checkpoint_clock_seconds;     // for the budget; null: one slice per pump
+  // One range of a file in flight at a time (fetch_queue::one_per_url): Chromium's HTTP cache sent
+  // a range twice when two of one file were in flight (the browser tests, under load).
+  bool one_request_per_file = true;
   // A teacher's sentence (the link's ids= and text=). Empty: the lesson's sentence, which this
   // page knows as ids only for the synthetic checkpoint; a real model's comes from its own
   // tokenizer.json through `tokenizer` (STREAM_NEEDS_IDS when there is none or it cannot be read).
@@ -71,6 +88,7 @@ struct checkpoint_source final : layer_source, fetch_sink {
   uint64_t bytes_from_network() const override { return queue_.bytes_network; }
   uint64_t bytes_from_cache() const override { return queue_.bytes_cache; }
   uint64_t resident_bytes() const override;
+  double convert_seconds(bool longest) const override { return longest ? convert_max_seconds_ : convert_seconds_; }
 
   // [SECTION] fetch_sink
   void on_fetch_progress(uint32_t id, uint64_t loaded, double now) override;
@@ -81,6 +99,8 @@ struct checkpoint_source final : layer_source, fetch_sink {
   const checkpoint& checkpoint_read() const { return ck_; }  // config, headers, naming (when READY)
   // File bytes of the tensors the current wants need (embedding rows, norm, matrices).
   uint64_t tensor_bytes_wanted() const;
+  // Chunks whose bytes are in, waiting for (or in) their conversion.
+  int chunks_converting() const { return (int)jobs_.size(); }
 
  private:
   enum item_kind { ITEM_CONFIG, ITEM_INDEX, ITEM_HEAD, ITEM_HEAD_REST, ITEM_BIN, ITEM_EMBED, ITEM_NORM, ITEM_CHUNK };
@@ -109,6 +129,12 @@ struct checkpoint_source final : layer_source, fetch_sink {
     bool complete = false;
     q8_matrix_view view{};
   };
+  // A chunk's verified bytes, converted a slice at a time by pump.
+  struct convert_job {
+    int item = -1;    // its queue_.items index
+    std::string raw;  // the chunk's file bytes
+    int next = 0;     // rows converted so far
+  };
   struct layer_state {
     int layer = -1;
     matrix_state part[MLP_PART_COUNT];
@@ -135,6 +161,9 @@ struct checkpoint_source final : layer_source, fetch_sink {
   bool make_room(int layer_index, int part);
   void free_matrix(matrix_state* m);
   bool layer_loading(int layer_index) const;
+  bool converting(int item) const;
+  void convert_some();
+  bool finish_chunk(const item_info& in);  // false: the finished matrix is not valid q8
   std::string tensor_key(int shard, const std::string& what) const;
   const unsigned char* range_bytes(const fetch_item& it, const fetch_response& r, stream_error* e) const;
 
@@ -165,5 +194,7 @@ struct checkpoint_source final : layer_source, fetch_sink {
   int want_whole_ = -1;
   uint64_t use_clock_ = 0, generation_ = 1;
   std::vector<float> scratch_;
+  std::deque<convert_job> jobs_;  // in arrival order
+  double convert_seconds_ = 0, convert_max_seconds_ = 0;
   std::string storage_notice_;
 };

@@ -27,13 +27,24 @@ std::vector<tensor_chunk> tensor_chunk_plan(uint64_t begin, int rows, int cols, 
 
 bool tensor_chunk_convert(st_dtype t, const void* raw, const tensor_chunk& c, int rows, int cols, void* blob,
                           std::vector<float>* w, std::string* error) {
-  const size_t n = (size_t)c.rows * (size_t)cols;
+  return tensor_chunk_convert_rows(t, raw, c, 0, c.rows, rows, cols, blob, w, error);
+}
+
+int tensor_chunk_slice_rows(int cols, uint64_t slice_elements) {
+  const uint64_t per = cols > 0 ? slice_elements / (uint64_t)cols : 1;
+  return per < 1 ? 1 : per > (uint64_t)Q8_MAX_DIM ? Q8_MAX_DIM : (int)per;
+}
+
+bool tensor_chunk_convert_rows(st_dtype t, const void* raw, const tensor_chunk& c, int first, int count, int rows, int cols,
+                               void* blob, std::vector<float>* w, std::string* error) {
+  if (first < 0 || count < 0 || first > c.rows - count) return *error = "rows outside the chunk", false;
+  const size_t n = (size_t)count * (size_t)cols;
   w->resize(n);
-  dtype_to_f32(t, raw, n, w->data());
+  dtype_to_f32(t, (const unsigned char*)raw + (size_t)first * (size_t)cols * st_dtype_bytes(t), n, w->data());
   for (size_t i = 0; i < n; i++)
     if (!std::isfinite((*w)[i]))
-      return *error = "row " + std::to_string(c.row0 + (int)(i / (size_t)cols)) + " holds NaN or infinity", false;
-  const q8_status st = q8_matrix_quantize_rows(w->data(), c.row0, c.rows, rows, cols, blob);
+      return *error = "row " + std::to_string(c.row0 + first + (int)(i / (size_t)cols)) + " holds NaN or infinity", false;
+  const q8_status st = q8_matrix_quantize_rows(w->data(), c.row0 + first, count, rows, cols, blob);
   if (st != Q8_OK) return *error = q8_status_str(st), false;
   return true;
 }

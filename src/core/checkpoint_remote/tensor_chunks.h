@@ -14,6 +14,10 @@
 #include "core/checkpoint/dtype.h"
 
 #define CKPT_CHUNK_BYTES (2ull << 20)  // of the file per request: a few round trips per matrix, bounded memory
+// Values converted in one slice: 64 Ki (64 rows of Qwen3.5-0.8B's gate, 16 of Llama-3-8B's) is a
+// few ms in the page, so a chunk's conversion spreads over frames instead of holding one answer
+// (a 2 MiB BF16 chunk at once was 57 ms on a quiet machine, 250-380 ms under load).
+#define CKPT_SLICE_ELEMENTS (64u << 10)
 
 struct tensor_chunk {
   int row0 = 0, rows = 0;            // rows [row0, row0 + rows) of the tensor
@@ -30,6 +34,14 @@ std::vector<tensor_chunk> tensor_chunk_plan(uint64_t begin, int rows, int cols, 
 // infinite (the converter refuses those too).
 bool tensor_chunk_convert(st_dtype t, const void* raw, const tensor_chunk& c, int rows, int cols, void* blob,
                           std::vector<float>* scratch, std::string* error);
+
+// Rows of `cols` values per slice within slice_elements (at least one row: scales are per row,
+// so any split into rows converts exactly as the whole; docs/kernels.md).
+int tensor_chunk_slice_rows(int cols, uint64_t slice_elements);
+// Rows [first, first + count) of chunk c (raw: the chunk's bytes, from its first row), as
+// tensor_chunk_convert does them: converting a chunk in slices gives the same bytes.
+bool tensor_chunk_convert_rows(st_dtype t, const void* raw, const tensor_chunk& c, int first, int count, int rows, int cols,
+                               void* blob, std::vector<float>* scratch, std::string* error);
 
 // The converted chunk as a cache record, and back into a blob (false when the record is not one
 // of this chunk: wrong size or checksum).

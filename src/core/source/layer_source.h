@@ -40,6 +40,7 @@ struct source_model {
 struct source_progress {
   uint64_t loaded = 0, total = 0;  // bytes of what the current wants need
   int loading = 0, failed = 0;     // requests in flight, needed ones that failed
+  int converting = 0;              // chunks whose bytes are in (counted in loaded), still being converted
   bool paused = false;             // the user cancelled: nothing starts until retry
 };
 
@@ -114,4 +115,7 @@ struct layer_source {
   virtual uint64_t bytes_from_network() const = 0;
   virtual uint64_t bytes_from_cache() const = 0;
   virtual uint64_t resident_bytes() const = 0;
+  // Seconds of conversion done in pump (a checkpoint's, a slice at a time): in all, or the
+  // longest in one pump. For the benchmark; a source that converts nothing says 0.
+  virtual double convert_seconds(bool longest) const { (void)longest; return 0; }
 };

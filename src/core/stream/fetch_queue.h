@@ -40,6 +40,9 @@ struct fetch_queue {
   int max_in_flight = FETCH_QUEUE_MAX_IN_FLIGHT;
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
   bool paused = false;  // after Cancel, until Retry
+  // At most one request per URL in flight: a browser's HTTP cache, given two range requests of one
+  // URL at once, may send one of them to the host twice (native_fetch::cache_race).
+  bool one_per_url = false;
   std::vector<fetch_item> items;
   uint64_t bytes_network = 0, bytes_cache = 0;
 };

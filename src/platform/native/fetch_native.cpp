@@ -7,7 +7,9 @@
 
 uint32_t native_fetch::fetch_start(fetch_sink* sink, const fetch_request& q) {
   const uint32_t id = next_id++;
-  queue.push_back({id, sink, q, false});
+  bool doubled = false;
+  for (const request& other : queue) doubled |= cache_race && !other.cancelled && other.q.url == q.url;
+  queue.push_back({id, sink, q, false, doubled});
   return id;
 }
 
@@ -122,7 +124,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   if (n) files->read(file, begin, (size_t)n, &(*body)[0], &err);
   if (f.truncate) body->resize(body->size() / 2);
   if (f.corrupt && !body->empty()) (*body)[body->size() / 3] ^= 0x40;
-  network_bytes += body->size();
+  network_bytes += body->size() * (rq.doubled ? 2 : 1);
   r->status = ranged ? 206 : 200;
   r->content_range_start = begin;
   r->total_size = size;

@@ -37,6 +37,11 @@ static bool g_context_lost = false;
 static double g_max_app_frame_ms = 0;  // the app's own work in a frame, GL excluded (stream_bench.mjs)
 
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms() { return g_max_app_frame_ms; }
+// A checkpoint's conversion, done in frames a slice at a time: in all, and the longest in one frame.
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_convert_ms(int longest) {
+  const layer_source* src = g_app.live.source.get();
+  return src ? 1000 * src->convert_seconds(longest != 0) : 0;
+}
 
 // [SECTION] the string table's Chinese characters (fonts/ui-cjk.ttf, 64 KB): out of the first
 // load, fetched once when the page is Chinese (index.html preloads it for a lang=zh link) or a
