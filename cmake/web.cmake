@@ -6,8 +6,12 @@ set(FONT_DIR ${CMAKE_BINARY_DIR}/fonts)
 file(MAKE_DIRECTORY ${SITE_DIR} ${FONT_DIR})
 
 # [SECTION] fonts: Debian's DejaVu Sans and WenQuanYi Micro Hei, cut down to what the page prints
-# (Latin, Greek, the math signs; the Chinese characters that strings.inc uses).
-set(FONT_SUBSET /usr/bin/python3 -m fontTools.subset --no-hinting --layout-features=* --notdef-outline)
+# (Latin, Greek, the math signs; the Chinese characters that strings.inc uses). ImGui reads only
+# the outlines, metrics and character map (stb_truetype; no kerning, ligatures or shaping), so the
+# layout tables, the glyphs reachable only through them (ligatures, alternates), the math table
+# and the names are left out: the Latin font goes from 19.3 to 14.5 KB brotli, drawn the same.
+set(FONT_SUBSET /usr/bin/python3 -m fontTools.subset --no-hinting --layout-features= --notdef-outline
+    --drop-tables+=GSUB,GPOS,GDEF,MATH,gasp --name-IDs=)
 set(LATIN_TTF ${FONT_DIR}/ui-latin.ttf)
 set(CJK_TTF ${FONT_DIR}/ui-cjk.ttf)
 file(STRINGS ${CMAKE_SOURCE_DIR}/assets/fonts/latin-unicodes.txt LATIN_UNICODES LIMIT_COUNT 1)
