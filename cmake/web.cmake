@@ -86,9 +86,18 @@ set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR}
 target_link_options(swiglu_lab PRIVATE
   -Oz -sMALLOC=emmalloc -sFILESYSTEM=0 -sFETCH_SUPPORT_INDEXEDDB=0
   -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall -sFETCH=1
+  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sFETCH=1
   -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
+# A leaner glue (issue 16; README "Measured"): index.html hands Module only these five, no
+# runtime method is exported (nothing calls ccall), the renderer needs no WebGL extension (R8I and
+# R32F textures read with NEAREST are core WebGL2), nothing reads errno, longjmps or evals, and
+# every WebGL2 browser has TextDecoder.
+target_link_options(swiglu_lab PRIVATE
+  "-sINCOMING_MODULE_JS_API=[canvas,print,printErr,instantiateWasm,onAbort]"
+  -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0 -sGL_TRACK_ERRORS=0 -sGL_POOL_TEMP_BUFFERS=0
+  -sGL_WORKAROUND_SAFARI_GETCONTEXT_BUG=0 -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0
+  -sSUPPORT_ERRNO=0 -sSUPPORT_LONGJMP=0 -sDYNAMIC_EXECUTION=0 -sTEXTDECODER=2)
 
 # The full fonts, fetched only when a pack's text needs characters the embedded ones lack, and
 # the string table's Chinese characters, fetched when the page is Chinese.
