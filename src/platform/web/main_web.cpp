@@ -245,7 +245,8 @@ static EM_BOOL on_context_restored(int, const void*, void*) {
   return EM_TRUE;
 }
 
-// [SECTION] frame loop
+// [SECTION] frame loop: html5.h's requestAnimationFrame loop calls frame() once per display frame
+// (Emscripten's main loop would do the same and bring its Browser library into the glue).
 static void frame() {
   if (g_context_lost) return;
   bool input = ImGui_ImplHtml5_NewFrame();
@@ -310,6 +311,6 @@ int main() {
   emscripten_set_webglcontextrestored_callback("#canvas", nullptr, true, on_context_restored);
   lab_app_init(&g_app);
   js_install_listeners();
-  emscripten_set_main_loop(frame, 0, false);
+  emscripten_request_animation_frame_loop([](double, void*) -> EM_BOOL { frame(); return EM_TRUE; }, nullptr);
   return 0;
 }
