@@ -34,9 +34,15 @@ static float g_font_ratio = 0;
 static int g_frames_left = FRAMES_AFTER_EVENT;
 static bool g_first_frame_done = false;
 static bool g_context_lost = false;
-static double g_max_app_frame_ms = 0;  // the app's own work in a frame, GL excluded (stream_bench.mjs)
+// The app's own work in a frame, GL excluded (stream_bench.mjs). The first frame is kept apart: it
+// pays once for the page's start (V8 compiles each wasm function on its first call), while the
+// longest later frame is what loading and using the page cost.
+static double g_first_app_frame_ms = -1;
+static double g_max_app_frame_ms = 0;
 
-extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms() { return g_max_app_frame_ms; }
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_app_frame_ms(int first) {
+  return first ? g_first_app_frame_ms : g_max_app_frame_ms;
+}
 // A checkpoint's conversion, done in frames a slice at a time: in all, and the longest in one frame.
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_convert_ms(int longest) {
   const layer_source* src = g_app.live.source.get();
@@ -276,7 +282,9 @@ static void frame() {
   const double t0 = emscripten_get_now();
   lab_app_frame(&g_app, now);
   ImGui::Render();
-  g_max_app_frame_ms = std::max(g_max_app_frame_ms, emscripten_get_now() - t0);
+  const double app_ms = emscripten_get_now() - t0;
+  if (g_first_app_frame_ms < 0) g_first_app_frame_ms = app_ms;
+  else g_max_app_frame_ms = std::max(g_max_app_frame_ms, app_ms);
 
   ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, int(io.DisplaySize.x * io.DisplayFramebufferScale.x), int(io.DisplaySize.y * io.DisplayFramebufferScale.y));
