@@ -57,15 +57,38 @@ const watchEarlyFigure = () => {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 };
 
+// A link opened cold on fast 3G in a phone-sized window, watched from the page's first script on;
+// returns once the app has run.
+async function openColdOnFast3g(site, link, watcher) {
+  const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(watcher);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions);
+  const errors = [], from = site.log.length;
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(site.base + link);
+  await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
+  return { context, page, errors, from };
+}
+
+// A link on a laptop or a phone whose app js never arrives: the page stays before its first frame.
+async function openBeforeWasm(site, screen, link) {
+  const phone = screen === "phone";
+  const [width, height] = phone ? [390, 844] : [1280, 800];
+  const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
+  const page = await context.newPage();
+  await page.route("**/swiglu_lab.js", () => {});  // never answered
+  await page.goto(site.base + link);
+  return { context, page, width, height };
+}
+
 export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   test("early text: what a phone and a laptop show before the wasm (screenshots, en and zh)", async (site) => {
-    for (const [width, height, screen] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
+    for (const screen of ["desktop", "phone"]) {
       for (const lang of ["en", "zh"]) {
-        const phone = screen === "phone";
-        const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
-        const page = await context.newPage();
-        await page.route("**/swiglu_lab.js", () => {});  // never answered: the page stays before its first frame
-        await page.goto(site.base + `#v=1&view=hand&step=5&lang=${lang}`);
+        const { context, page, width } = await openBeforeWasm(site, screen, `#v=1&view=hand&step=5&lang=${lang}`);
         await page.waitForFunction(() => window.labEarlyTextMs, null, { timeout: 20000 });
         const text = await page.locator("#lab-early").innerText();
         expectIncludes(text, "y = [1.924234, -1.761594]", `the early text (${screen}, ${lang})`);
@@ -78,23 +101,13 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   });
 
   test("early text: every view, en and zh, opened cold on fast 3G, is readable before the first frame and is the app's mirror", async (site) => {
-    const fast3g = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions;
     const links = {  // a link that is not the default, per view: the early text must follow the link
       hand: "&x=0.5,-3&step=3", silu: "&z=2.5&ov=gelu", budget: "&h=2048&f=5504&layers=32", quiz: "&quiz=bf16all",
     };
     for (const view of viewTable()) {
       for (const lang of ["en", "zh"]) {
         const link = `#v=1&view=${view.name}&lang=${lang}${links[view.name] || ""}`;
-        const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
-        await context.addInitScript(watchEarlyText);
-        const page = await context.newPage();
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("Network.enable");
-        await cdp.send("Network.emulateNetworkConditions", fast3g);
-        const errors = [], from = site.log.length;
-        page.on("pageerror", (e) => errors.push(String(e)));
-        await page.goto(site.base + link);
-        await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
+        const { context, page, errors, from } = await openColdOnFast3g(site, link, watchEarlyText);
         await page.waitForFunction(() => document.getElementById("lab-text").textContent.length > 0);
         const seen = await page.evaluate(() => window.labEarlySeen);
         expect(seen, `${link}: no early text before the app ran`);
@@ -121,19 +134,9 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
 
 
   test("early text: the gates view cold on fast 3G shows its shares and histograms before the first frame, as the mirror prints them", async (site) => {
-    const fast3g = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions;
     for (const lang of ["en", "zh"]) {
       const link = `#v=1&view=gates&lang=${lang}`;
-      const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
-      await context.addInitScript(watchEarlyFigure);
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", fast3g);
-      const errors = [], from = site.log.length;
-      page.on("pageerror", (e) => errors.push(String(e)));
-      await page.goto(site.base + link);
-      await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
+      const { context, page, errors, from } = await openColdOnFast3g(site, link, watchEarlyFigure);
       const seen = await page.evaluate(() => window.labEarlyFigureSeen);
       expect(seen, `${link}: no histograms before the app ran`);
       if (seen) {
@@ -159,13 +162,9 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   });
 
   test("early text: the gates view's histograms on a phone and a laptop before the wasm (screenshots, en and zh)", async (site) => {
-    for (const [width, height, screen] of [[1280, 800, "desktop"], [390, 844, "phone"]]) {
+    for (const screen of ["desktop", "phone"]) {
       for (const lang of ["en", "zh"]) {
-        const phone = screen === "phone";
-        const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
-        const page = await context.newPage();
-        await page.route("**/swiglu_lab.js", () => {});  // never answered: the page stays before its first frame
-        await page.goto(site.base + `#v=1&view=gates&lang=${lang}`);
+        const { context, page, width, height } = await openBeforeWasm(site, screen, `#v=1&view=gates&lang=${lang}`);
         await page.waitForFunction(() => window.labEarlyFigureMs, null, { timeout: 20000 });
         const box = await page.locator("#lab-early-figure svg").boundingBox();
         expect(box && box.x >= 0 && box.x + box.width <= width + 1 && box.y < height, `the histograms do not fit the ${screen} screen`);

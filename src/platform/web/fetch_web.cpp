@@ -348,6 +348,15 @@ void web_fetch::fetch_cancel(uint32_t id) {
 }  // namespace
 
 // [SECTION] answers from JS
+// A whole file's bytes, from the cache or the page's own request: an answer like the network's 200.
+static fetch_response whole_body(const void* data, size_t n) {
+  fetch_response r;
+  r.status = 200;
+  r.body = data;
+  r.n = n;
+  return r;
+}
+
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void* data, size_t n) {
   auto it = g_fetch.live.find(id);
   if (it == g_fetch.live.end()) return;  // cancelled meanwhile
@@ -366,11 +375,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
   const uint64_t used = g_fetch.lru.has(key) ? g_fetch.lru.touch(key) : g_fetch.lru.put(key, n);
   js_idb_touch(key.c_str(), (double)n, (double)used);
   g_fetch.evict();
-  fetch_response r;
-  r.status = 200;
+  fetch_response r = whole_body(data, n);
   r.from_cache = true;
-  r.body = data;
-  r.n = n;
   g_fetch.answer(id, r);
 }
 
@@ -394,10 +400,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_done() { g_fetch.evict(); }
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_prefetched(uint32_t id, int status, const void* data, size_t n) {
   if (g_fetch.live.find(id) == g_fetch.live.end()) return;  // cancelled meanwhile
   if (status != 200) return g_fetch.network(id);  // the page's request failed: the app's own says why
-  fetch_response r;
-  r.status = 200;
-  r.body = data;
-  r.n = n;
+  fetch_response r = whole_body(data, n);
   r.total_size = n;
   g_fetch.answer(id, r);
 }
