@@ -816,8 +816,9 @@ source_progress checkpoint_source::progress(int layer) const {
       done = m.chunk_done[in.chunk];
       const bool wanted = in.layer_index == want_whole_ ||
                           (in.part == MLP_GATE && std::find(want_results_.begin(), want_results_.end(), in.layer_index) != want_results_.end());
-      if (!wanted && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED && !converting((int)i)) continue;
-      if (converting((int)i)) {  // its bytes are in; the page still works on it (frames go on)
+      const bool converting_now = converting((int)i);
+      if (!wanted && it.state != FETCH_ITEM_LOADING && it.state != FETCH_ITEM_FAILED && !converting_now) continue;
+      if (converting_now) {  // its bytes are in; the page still works on it (frames go on)
         p.total += it.bytes;
         p.loaded += it.bytes;
         p.converting++;
