@@ -59,9 +59,7 @@ static gate_row count_row(const gate_activity* g, const layer_source* src, int l
     const std::vector<float>* v = gate_activity_values(g, src, layer, (int)p, &live);
     if (!v) {
       // Nothing per token yet: the source's summary is the lessons' own count (thr 0.1, all tokens).
-      std::vector<int64_t> h;
-      if (token >= 0 || thr != PACK_THRESHOLD || !src->summary_histogram(layer, &c.total, &c.open, &c.negative, &h)) return r;
-      for (int b = 0; b < PACK_HIST_BINS && b < (int)h.size(); b++) c.histogram[b] = h[b];
+      if (token >= 0 || thr != PACK_THRESHOLD || !src->summary_counts(layer, &c)) return r;
       r.available = true;
       r.counts = c;
       return r;

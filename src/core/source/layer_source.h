@@ -18,6 +18,8 @@
 #include "core/mlp_part.h"
 #include "core/stream/stream_error.h"
 
+struct mlp_gate_counts;
+
 enum source_phase { SOURCE_EMPTY, SOURCE_OPENING, SOURCE_READY, SOURCE_FAILED };
 
 struct source_probe {
@@ -100,9 +102,8 @@ struct layer_source {
   // counts at the lessons' threshold over all tokens that its index lists (a pack's manifest),
   // so a histogram shows before any weight. Sources without them return null / false.
   virtual const std::vector<float>* precomputed_silu(int probe, int layer) const { (void)probe, (void)layer; return nullptr; }
-  virtual bool summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
-                                 std::vector<int64_t>* histogram) const {
-    (void)layer, (void)total, (void)open, (void)negative, (void)histogram;
+  virtual bool summary_counts(int layer, mlp_gate_counts* out) const {
+    (void)layer, (void)out;
     return false;
   }
 

@@ -294,13 +294,8 @@ const std::vector<float>* pack_source::precomputed_silu(int probe, int layer) co
 
 // The manifest's own counts (at the lessons' threshold, all tokens of all probes): a histogram
 // the moment the manifest is in, before any other byte.
-bool pack_source::summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
-                                    std::vector<int64_t>* histogram) const {
-  mlp_gate_counts c;
-  if (phase_ != SOURCE_READY || !pack_summary_counts(manifest_, layer, &c)) return false;
-  *total = c.total, *open = c.open, *negative = c.negative;
-  histogram->assign(c.histogram, c.histogram + PACK_HIST_BINS);
-  return true;
+bool pack_source::summary_counts(int layer, mlp_gate_counts* out) const {
+  return phase_ == SOURCE_READY && pack_summary_counts(manifest_, layer, out);
 }
 
 source_progress pack_source::progress(int layer) const {

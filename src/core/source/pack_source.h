@@ -39,8 +39,7 @@ struct pack_source final : layer_source, fetch_sink {
   const std::vector<float>* probe_input(int probe) const override;
   const q8_matrix_view* matrix(int layer, mlp_part part) override;
   const std::vector<float>* precomputed_silu(int probe, int layer) const override;
-  bool summary_histogram(int layer, int64_t* total, int64_t* open, int64_t* negative,
-                         std::vector<int64_t>* histogram) const override;
+  bool summary_counts(int layer, mlp_gate_counts* out) const override;
   source_progress progress(int layer) const override;
   std::vector<source_failure> failures() const override;
   std::string storage_notice() const override { return storage_notice_; }
