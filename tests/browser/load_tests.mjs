@@ -80,7 +80,9 @@ async function openBeforeWasm(site, screen, link) {
   const context = await site.browser.newContext({ viewport: { width, height }, isMobile: phone, hasTouch: phone, deviceScaleFactor: phone ? 2 : 1 });
   const page = await context.newPage();
   await page.route("**/swiglu_lab.js", () => {});  // never answered
-  await page.goto(site.base + link);
+  // Not "load": once the early text's answer begins, the page adds the app's script, and a script
+  // that never arrives holds the load event for ever.
+  await page.goto(site.base + link, { waitUntil: "domcontentloaded" });
   return { context, page, width, height };
 }
 
