@@ -276,6 +276,10 @@ static live_choice live_prepare(lab_app* app, double now) {
   return c;
 }
 
+void lab_app_open_sources(lab_app* app, double now) {
+  if (lab_view_get(app->state.view).live()) app->choice = live_prepare(app, now);
+}
+
 void lab_app_frame(lab_app* app, double now) {
   item_probe_clear();
   ImGuiViewport* vp = ImGui::GetMainViewport();

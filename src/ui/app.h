@@ -36,6 +36,9 @@ void lab_app_init(lab_app* app);
 void lab_app_free(lab_app* app);
 // The user changed the URL by hand (hashchange): restore exactly that view.
 void lab_app_load_fragment(lab_app* app, const std::string& fragment);
+// Before the first frame: a live view asks its source for what it needs, so that an answer
+// already at hand (the page's own request for the default pack's manifest) is in the first frame.
+void lab_app_open_sources(lab_app* app, double now_seconds);
 // One frame, between ImGui::NewFrame() and ImGui::Render().
 void lab_app_frame(lab_app* app, double now_seconds);
 // True while something on screen changes by itself (playing the steps, a fading message, bytes

@@ -48,6 +48,8 @@ const watchEarlyText = () => {
 // show, their bar groups, whether they were on screen, and whether the first frame had come yet.
 const watchEarlyFigure = () => {
   new MutationObserver(() => {
+    const mirror = document.getElementById("lab-text");  // what the app's first frame wrote
+    if (!window.labFirstMirror && mirror && mirror.textContent) window.labFirstMirror = mirror.textContent;
     const fig = document.getElementById("lab-early-figure"), el = document.getElementById("lab-early");
     if (window.labEarlyFigureSeen || !fig || !fig.firstChild) return;
     const box = fig.getBoundingClientRect();
@@ -135,7 +137,7 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   });
 
 
-  test("early text: the gates view cold on fast 3G shows its shares and histograms before the first frame, as the mirror prints them", async (site) => {
+  test("early text: the gates view cold on fast 3G shows its shares and histograms before the first frame, as the mirror prints them, and the first frame has them too", async (site) => {
     for (const lang of ["en", "zh"]) {
       const link = `#v=1&view=gates&lang=${lang}`;
       const { context, page, errors, from } = await openColdOnFast3g(site, link, watchEarlyFigure);
@@ -154,6 +156,10 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
         const app = await mirror(page);
         expect(app.includes(body), `${link}: the early rows are not in the mirror:\n${seen.text}\n---\n${app}`);
         expect(app.startsWith(seen.text.slice(0, seen.text.indexOf("\n") + 1)), `${link}: another title`);
+        // The manifest was in before the wasm: the app's first frame already shows its histograms.
+        const first = await page.evaluate(() => window.labFirstMirror);
+        expect(layers === ((first || "").match(/\((precomputed|预先计算)\)/g) || []).length,
+               `${link}: the first frame did not show the precomputed histograms:\n${first}`);
         const n = counts(site.log, from);
         expect(n["/packs/default/manifest.json"] === 1, `${link}: the manifest was requested ${n["/packs/default/manifest.json"] || 0} times (once)`);
         console.log(`    ${link}: histograms at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);

@@ -318,6 +318,7 @@ int main() {
   emscripten_set_webglcontextlost_callback("#canvas", nullptr, true, on_context_lost);
   emscripten_set_webglcontextrestored_callback("#canvas", nullptr, true, on_context_restored);
   lab_app_init(&g_app);
+  lab_app_open_sources(&g_app, platform_now_seconds());
   js_install_listeners();
   emscripten_request_animation_frame_loop([](double, void*) -> EM_BOOL { frame(); return EM_TRUE; }, nullptr);
   return 0;
