@@ -136,7 +136,7 @@ target_compile_options(swiglu_lab PRIVATE -Oz -fno-rtti)
 set_property(SOURCE
   src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/lab_state.cpp src/core/lab_text.cpp
   src/core/number_format.cpp src/core/param_budget.cpp src/core/strings.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp
+  src/core/view_table.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp src/core/json_read.cpp
   src/core/checkpoint/checkpoint.cpp src/core/checkpoint/synthetic_checkpoint.cpp
   src/core/pack/pack_format.cpp src/core/pack/pack_read.cpp src/core/pack/pack_build.cpp
   src/core/mlp_part.cpp src/core/live_view.cpp src/core/quiz.cpp src/core/glossary.cpp src/core/faq.cpp
@@ -169,7 +169,7 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 # opened while the main wasm is still on its way. index.html fetches the link's one beside the main
 # wasm and instantiates it without Emscripten's glue (STANDALONE_WASM: two imports, stubbed there).
 # swiglu_text_gates_LANG.wasm, for a gates link on the default pack, also reads the pack's manifest
-# with the core's reader (nlohmann-json: +18 KB brotli, so only that link pays for it) and prints
+# with the core's reader (cJSON and the manifest's checks, so only that link pays for them) and prints
 # the view's rows and histograms from its counts.
 set(EARLY_TEXT_SOURCES
   src/early/early_text.cpp src/early/live_view_absent.cpp
@@ -180,14 +180,15 @@ set(EARLY_TEXT_SOURCES
   src/core/checkpoint_remote/model_location.cpp
   # the gates view's rows and SVG from the default pack's manifest (linked in the gates modules only)
   src/core/gates_text.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
-  src/core/quant/q8_format.cpp src/core/read_error.cpp)
+  src/core/quant/q8_format.cpp src/core/read_error.cpp src/core/json_read.cpp ${CJSON_DIR}/cJSON.c)
 
 foreach(lang en zh)
   string(TOUPPER ${lang} LANG_UPPER)
   foreach(kind text text_gates)
     set(early swiglu_${kind}_${lang})
     add_executable(${early} ${EARLY_TEXT_SOURCES})
-    target_include_directories(${early} PRIVATE src ${SYS_LINK_DIR})
+    target_include_directories(${early} PRIVATE src ${SYS_LINK_DIR} ${CJSON_DIR})
+    target_compile_definitions(${early} PRIVATE ${CJSON_DEFINITIONS})
     target_compile_definitions(${early} PRIVATE SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
     if(kind STREQUAL "text_gates")
       target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_MANIFEST=1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
 # Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing), the sources of
-# Dear ImGui, PCRE2 and utf8proc from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
+# Dear ImGui, PCRE2, utf8proc and cJSON from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,6 +64,25 @@ fetch_source() {  # package, folder, a file that shows it is there
 }
 fetch_source pcre2 third_party/pcre2 src/pcre2_compile.c
 fetch_source utf8proc third_party/utf8proc utf8proc.c
+
+# --- cJSON sources, with Debian's patches (its security fixes) ------------------
+# The JSON reader of the page and the CLI (src/core/json_read.h): 9 KB brotli where nlohmann-json
+# cost 27 KB of the first load. Built from source for both builds, so both read alike.
+if [ ! -f third_party/cjson/cJSON.c ]; then
+  say "fetching cjson sources (apt-get source cjson) and applying Debian's patches"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source --download-only cjson >/dev/null 2>&1)
+  mkdir -p "$tmp/src" third_party/cjson
+  tar -xzf "$tmp"/cjson_*.orig.tar.gz -C "$tmp/src" --strip-components=1
+  tar -xJf "$tmp"/cjson_*.debian.tar.xz -C "$tmp/src"
+  if [ -f "$tmp/src/debian/patches/series" ]; then
+    grep -v '^#' "$tmp/src/debian/patches/series" | while read -r patch; do
+      [ -n "$patch" ] && patch -d "$tmp/src" -p1 -s < "$tmp/src/debian/patches/$patch"
+    done
+  fi
+  cp "$tmp/src/cJSON.c" "$tmp/src/cJSON.h" "$tmp/src/LICENSE" third_party/cjson/
+  rm -rf "$tmp"
+fi
 
 # --- npm dev dependencies ------------------------------------------------------
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

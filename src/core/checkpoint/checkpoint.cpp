@@ -2,10 +2,9 @@
 #include "core/checkpoint/checkpoint.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include "core/json_read.h"
 #include <set>
 
-using json = nlohmann::json;
 
 static const char* const kPrefixes[] = {"model.language_model.", "model.", "language_model.model.", ""};
 static const char* const kMlpParts[] = {"gate_proj", "up_proj", "down_proj"};
@@ -37,16 +36,17 @@ const char* const CKPT_INDEX_FILE = "model.safetensors.index.json";
 
 bool ckpt_parse_index(const std::string& text, const std::string& file, std::map<std::string, std::string>* weight_map,
                       std::string* error, read_error* why) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_NOT_JSON_OBJECT));
-  auto wm = j.find("weight_map");
-  if (wm == j.end() || !wm->is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NO_MAP));
-  for (auto it = wm->begin(); it != wm->end(); ++it) {
-    if (!it->is_string()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NOT_NAME, {it.key()}));
-    std::string shard = it->get<std::string>();
+  const json_tree tree = json_parse(text);
+  if (!cJSON_IsObject(tree.get())) return read_fail(error, why, file, read_error_at("", STR_READ_NOT_JSON_OBJECT));
+  const cJSON* wm = json_member(tree.get(), "weight_map");
+  if (!cJSON_IsObject(wm)) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NO_MAP));
+  for (const cJSON* it = json_first(wm); it; it = it->next) {
+    const std::string tensor = it->string ? it->string : "";
+    if (!cJSON_IsString(it)) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_NOT_NAME, {tensor}));
+    const std::string shard = json_string(it);
     if (!ckpt_plain_file_name(shard))
-      return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_OUTSIDE, {it.key(), shard}));
-    (*weight_map)[it.key()] = shard;
+      return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_OUTSIDE, {tensor, shard}));
+    (*weight_map)[tensor] = shard;
   }
   if (weight_map->empty()) return read_fail(error, why, file, read_error_at("", STR_READ_INDEX_EMPTY));
   return true;

@@ -2,9 +2,8 @@
 #include "core/checkpoint/model_config.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
-using json = nlohmann::json;
+#include "core/json_read.h"
 
 // model_type -> (1 + w) RMSNorm. Everything else multiplies by w.
 static const char* const kOnePlusWTypes[] = {"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_next"};
@@ -34,35 +33,32 @@ struct config_fail {
 };
 }  // namespace
 
-static bool config_int(const json& obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const config_fail& fail) {
-  auto it = obj.find(key);
-  if (it == obj.end()) return fail(STR_READ_MISSING, {key});
-  if (!it->is_number_integer()) return fail(STR_READ_NOT_INTEGER, {key});
-  int64_t v = it->get<int64_t>();
+static bool config_int(const cJSON* obj, const char* key, int64_t lo, int64_t hi, int64_t* out, const config_fail& fail) {
+  const cJSON* it = json_member(obj, key);
+  if (!it) return fail(STR_READ_MISSING, {key});
+  int64_t v;
+  if (!json_integer(it, &v)) return fail(STR_READ_NOT_INTEGER, {key});
   if (v < lo || v > hi) return fail(STR_READ_CFG_OUTSIDE, {key, std::to_string(v), std::to_string(lo), std::to_string(hi)});
   *out = v;
   return true;
 }
 
-static std::string config_string(const json& obj, const char* key) {
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+static std::string config_string(const cJSON* obj, const char* key) { return json_string(json_member(obj, key)); }
 
 // The quantization a config declares ("fp8", "gptq", "awq", "bitsandbytes", ...), or "".
-static std::string config_quant_method(const json& j) {
-  auto q = j.find("quantization_config");
-  if (q == j.end() || !q->is_object()) return std::string();
-  std::string m = config_string(*q, "quant_method");
-  if (m.empty() && (q->contains("load_in_4bit") || q->contains("load_in_8bit"))) m = "bitsandbytes";
+static std::string config_quant_method(const cJSON* j) {
+  const cJSON* q = json_member(j, "quantization_config");
+  if (!cJSON_IsObject(q)) return std::string();
+  std::string m = config_string(q, "quant_method");
+  if (m.empty() && (json_member(q, "load_in_4bit") || json_member(q, "load_in_8bit"))) m = "bitsandbytes";
   return m.empty() ? std::string("unknown") : m;
 }
 
 // A mixture of experts names its expert count under one of these (Qwen-MoE, Mixtral, DeepSeek).
-static int64_t config_experts(const json& obj) {
+static int64_t config_experts(const cJSON* obj) {
   for (const char* k : {"num_experts", "num_local_experts", "n_routed_experts"}) {
-    auto it = obj.find(k);
-    if (it != obj.end() && it->is_number_integer() && it->get<int64_t>() > 1) return it->get<int64_t>();
+    int64_t n;
+    if (json_integer(json_member(obj, k), &n) && n > 1) return n;
   }
   return 0;
 }
@@ -71,49 +67,47 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
                                      std::string* error, model_config_problem* problem, read_error* why) {
   *problem = MODEL_CONFIG_UNREADABLE;
   config_fail fail{file, false, error, why};
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return fail(STR_READ_NOT_VALID_JSON);
-  if (!j.is_object()) return fail(STR_READ_NOT_JSON_OBJECT);
+  const json_tree tree = json_parse(text);
+  const cJSON* j = tree.get();
+  if (!j) return fail(STR_READ_NOT_VALID_JSON);
+  if (!cJSON_IsObject(j)) return fail(STR_READ_NOT_JSON_OBJECT);
   model_config c;
   c.name_or_path = config_string(j, "_name_or_path");
-  auto sj = j.find("swiglu_lab_synthetic");
-  c.synthetic = sj != j.end() && sj->is_boolean() && sj->get<bool>();
-  const json* lm = &j;
+  c.synthetic = cJSON_IsTrue(json_member(j, "swiglu_lab_synthetic"));
+  const cJSON* lm = j;
   std::string where = file;
-  auto tc = j.find("text_config");
-  if (tc != j.end()) {
-    if (!tc->is_object()) return fail(STR_READ_KEY_NOT_OBJECT, {"text_config"});
-    lm = &*tc;
+  const cJSON* tc = json_member(j, "text_config");
+  if (tc) {
+    if (!cJSON_IsObject(tc)) return fail(STR_READ_KEY_NOT_OBJECT, {"text_config"});
+    lm = tc;
     c.text_config = true;
     where = file + " (text_config)";
     fail = {where, true, error, why};
   }
-  c.model_type = config_string(*lm, "model_type");
+  c.model_type = config_string(lm, "model_type");
   if (c.model_type.empty()) c.model_type = config_string(j, "model_type");
-  if (!config_int(*lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, fail) ||
-      !config_int(*lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, fail) ||
-      !config_int(*lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, fail) ||
-      !config_int(*lm, "vocab_size", 1, 1 << 24, &c.vocab, fail))
+  if (!config_int(lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, fail) ||
+      !config_int(lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, fail) ||
+      !config_int(lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, fail) ||
+      !config_int(lm, "vocab_size", 1, 1 << 24, &c.vocab, fail))
     return false;
-  auto eps = lm->find("rms_norm_eps");
-  if (eps != lm->end()) {
-    if (!eps->is_number() || !(eps->get<double>() > 0) || eps->get<double>() > 1)
-      return fail(STR_READ_CFG_EPS);
-    c.rms_norm_eps = eps->get<double>();
+  if (const cJSON* eps = json_member(lm, "rms_norm_eps")) {
+    if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0) || eps->valuedouble > 1) return fail(STR_READ_CFG_EPS);
+    c.rms_norm_eps = eps->valuedouble;
   }
-  c.hidden_act = config_string(*lm, "hidden_act");
-  if (c.hidden_act.empty()) c.hidden_act = config_string(*lm, "hidden_activation");
+  c.hidden_act = config_string(lm, "hidden_act");
+  if (c.hidden_act.empty()) c.hidden_act = config_string(lm, "hidden_activation");
   if (c.hidden_act.empty()) c.hidden_act = "silu";  // transformers' default for these families
   if (c.hidden_act != "silu" && c.hidden_act != "swish") {
     *problem = MODEL_CONFIG_NOT_SWIGLU;
     return fail(STR_READ_CFG_NOT_SILU, {c.hidden_act});
   }
-  const int64_t experts = std::max(config_experts(*lm), config_experts(j));
+  const int64_t experts = std::max(config_experts(lm), config_experts(j));
   if (experts) {
     *problem = MODEL_CONFIG_EXPERTS;
     return fail(STR_READ_CFG_EXPERTS, {std::to_string(experts)});
   }
-  std::string quant = config_quant_method(*lm);
+  std::string quant = config_quant_method(lm);
   if (quant.empty()) quant = config_quant_method(j);
   if (!quant.empty()) {
     *problem = MODEL_CONFIG_QUANTIZED;

@@ -1,11 +1,10 @@
-// safetensors header parser and writer (see safetensors.h). JSON through nlohmann-json, used
-// without exceptions: the page's wasm build has them off, and hostile input must not throw.
+// safetensors header parser (see safetensors.h), through json_read.h; the writer is
+// safetensors_write.cpp.
 #include "core/checkpoint/safetensors.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
-using json = nlohmann::json;
+#include "core/json_read.h"
 
 const st_tensor* st_file::find(const std::string& name) const {
   for (const st_tensor& t : tensors)
@@ -27,40 +26,33 @@ bool st_header_length(const unsigned char b[8], uint64_t file_size, const std::s
 }
 
 // A JSON integer in [0, 2^53], the range safetensors writers produce.
-static bool json_u64(const json& j, uint64_t* out) {
-  if (j.is_number_unsigned()) {
-    *out = j.get<uint64_t>();
-  } else if (j.is_number_integer()) {
-    int64_t v = j.get<int64_t>();
-    if (v < 0) return false;
-    *out = (uint64_t)v;
-  } else {
-    return false;
-  }
-  return *out <= (1ull << 53);
+static bool json_u64(const cJSON* j, uint64_t* out) {
+  int64_t v;
+  if (!json_integer(j, &v) || v < 0) return false;
+  *out = (uint64_t)v;
+  return true;
 }
 
-static bool st_parse_entry(const std::string& name, const json& e, uint64_t data_size, uint64_t data_start,
+static bool st_parse_entry(const std::string& name, const cJSON* e, uint64_t data_size, uint64_t data_start,
                            const std::string& file, st_tensor* t, std::string* error, read_error* why) {
   auto fail = [&](str_id what, std::vector<std::string> args = {}) {
     read_error r = read_error_at(name, what, std::move(args));
     r.place = READ_AT_TENSOR;
     return read_fail(error, why, file, r);
   };
-  if (!e.is_object()) return fail(STR_READ_ST_ENTRY);
-  auto dt = e.find("dtype"), sh = e.find("shape"), off = e.find("data_offsets");
-  if (dt == e.end() || !dt->is_string()) return fail(STR_READ_ST_DTYPE);
-  if (sh == e.end() || !sh->is_array()) return fail(STR_READ_ST_SHAPE);
-  if (off == e.end() || !off->is_array() || off->size() != 2)
-    return fail(STR_READ_ST_OFFSETS_PAIR);
+  if (!cJSON_IsObject(e)) return fail(STR_READ_ST_ENTRY);
+  const cJSON *dt = json_member(e, "dtype"), *sh = json_member(e, "shape"), *off = json_member(e, "data_offsets");
+  if (!cJSON_IsString(dt)) return fail(STR_READ_ST_DTYPE);
+  if (!cJSON_IsArray(sh)) return fail(STR_READ_ST_SHAPE);
+  if (!cJSON_IsArray(off) || json_size(off) != 2) return fail(STR_READ_ST_OFFSETS_PAIR);
   t->name = name;
-  t->dtype_name = dt->get<std::string>();
+  t->dtype_name = json_string(dt);
   size_t elem = 0;
   t->dtype = st_dtype_from_name(t->dtype_name, &elem);
   if (t->dtype == ST_DTYPE_UNKNOWN) return fail(STR_READ_ST_UNKNOWN_DTYPE, {t->dtype_name});
-  if (sh->size() > 8) return fail(STR_READ_ST_DIMS);
+  if (json_size(sh) > 8) return fail(STR_READ_ST_DIMS);
   uint64_t numel = 1;
-  for (const json& d : *sh) {
+  for (const cJSON* d = json_first(sh); d; d = d->next) {
     uint64_t v;
     if (!json_u64(d, &v) || v > (1ull << 40)) return fail(STR_READ_ST_SIZE);
     t->shape.push_back((int64_t)v);
@@ -68,7 +60,7 @@ static bool st_parse_entry(const std::string& name, const json& e, uint64_t data
     numel *= v;
   }
   uint64_t b, en;
-  if (!json_u64((*off)[0], &b) || !json_u64((*off)[1], &en))
+  if (!json_u64(json_first(off), &b) || !json_u64(json_first(off)->next, &en))
     return fail(STR_READ_ST_OFFSETS_INT);
   if (b > en) return fail(STR_READ_ST_BEGIN_END, {std::to_string(b), std::to_string(en)});
   if (en > data_size)
@@ -82,24 +74,27 @@ static bool st_parse_entry(const std::string& name, const json& e, uint64_t data
 
 bool st_parse_header(const char* text, size_t n, uint64_t file_size, const std::string& file, st_file* out,
                      std::string* error, read_error* why) {
-  json j = json::parse(text, text + n, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return read_fail(error, why, file, read_error_at("", STR_READ_ST_NOT_JSON));
-  if (!j.is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_ST_NOT_OBJECT));
+  const json_tree tree = json_parse(text, n);
+  const cJSON* j = tree.get();
+  if (!j) return read_fail(error, why, file, read_error_at("", STR_READ_ST_NOT_JSON));
+  if (!cJSON_IsObject(j)) return read_fail(error, why, file, read_error_at("", STR_READ_ST_NOT_OBJECT));
   st_file f;
   f.file = file;
   f.data_start = 8 + (uint64_t)n;
   const uint64_t data_size = file_size - f.data_start;  // st_header_length checked 8 + n <= file_size
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it.key() == "__metadata__") {
-      if (!it->is_object()) return read_fail(error, why, file, read_error_at("", STR_READ_ST_META));
-      for (auto m = it->begin(); m != it->end(); ++m) {
-        if (!m->is_string()) return read_fail(error, why, file, read_error_at("", STR_READ_ST_META_VALUE, {m.key()}));
-        f.metadata[m.key()] = m->get<std::string>();
+  for (const cJSON* it = json_first(j); it; it = it->next) {
+    const std::string key = it->string ? it->string : "";
+    if (key == "__metadata__") {
+      if (!cJSON_IsObject(it)) return read_fail(error, why, file, read_error_at("", STR_READ_ST_META));
+      for (const cJSON* m = json_first(it); m; m = m->next) {
+        const std::string mkey = m->string ? m->string : "";
+        if (!cJSON_IsString(m)) return read_fail(error, why, file, read_error_at("", STR_READ_ST_META_VALUE, {mkey}));
+        f.metadata[mkey] = json_string(m);
       }
       continue;
     }
     st_tensor t;
-    if (!st_parse_entry(it.key(), *it, data_size, f.data_start, file, &t, error, why)) return false;
+    if (!st_parse_entry(key, it, data_size, f.data_start, file, &t, error, why)) return false;
     f.tensors.push_back(std::move(t));
   }
   std::sort(f.tensors.begin(), f.tensors.end(), [](const st_tensor& a, const st_tensor& b) {
@@ -125,22 +120,4 @@ bool st_read_header(byte_source* src, const std::string& file, st_file* out, std
   std::string text((size_t)n, '\0');
   if (n && !src->read(file, 8, (size_t)n, &text[0], error)) return false;
   return st_parse_header(text.data(), text.size(), size, file, out, error);
-}
-
-std::string st_write(const std::vector<st_write_tensor>& tensors, const std::map<std::string, std::string>& metadata) {
-  json header = json::object();
-  if (!metadata.empty()) header["__metadata__"] = metadata;
-  uint64_t at = 0;
-  for (const st_write_tensor& t : tensors) {
-    header[t.name] = {{"dtype", st_dtype_name(t.dtype)}, {"shape", t.shape}, {"data_offsets", {at, at + t.bytes.size()}}};
-    at += t.bytes.size();
-  }
-  std::string text = header.dump();
-  while ((8 + text.size()) % 8) text += ' ';
-  std::string out(8, '\0');
-  for (int i = 0; i < 8; i++) out[i] = (char)((uint64_t)text.size() >> (8 * i));
-  out += text;
-  out.reserve(out.size() + at);
-  for (const st_write_tensor& t : tensors) out += t.bytes;
-  return out;
 }

@@ -6,13 +6,14 @@
 #include <emscripten.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
 
 #include "core/checkpoint_remote/sentence_tokenizer.h"
+#include "core/json_read.h"
 #include "platform/platform.h"
 
 EM_JS(void, js_tok_start, (int id, const char* key, const char* json, int json_n, const char* text), {
@@ -72,28 +73,30 @@ struct web_tokenizer final : tokenizer_service {
   bool tokenize_poll(uint32_t id, tokenize_answer* out) override {
     char* s = js_tok_take((int)id);
     if (!s) return false;
-    const nlohmann::json j = nlohmann::json::parse(s, nullptr, false);
+    const json_tree tree = json_parse(s, std::strlen(s));
+    const cJSON* j = tree.get();
     std::free(s);
     *out = tokenize_answer();
     const std::string key = job_key[id];
     job_key.erase(id);
-    if (!j.is_object()) {
+    if (!cJSON_IsObject(j)) {
       out->error = "unreadable answer from the tokenizer worker";
       out->module_failed = true;
       return true;
     }
-    if (j.contains("error") && j["error"].is_string()) {
-      out->error = j["error"].get<std::string>();
-      out->module_failed = j.contains("module");
+    if (cJSON_IsString(json_member(j, "error"))) {
+      out->error = json_string(json_member(j, "error"));
+      out->module_failed = json_member(j, "module") != nullptr;
       if (out->error == "reload") known.erase(key), out->module_failed = true;  // the worker lost it
       return true;
     }
-    if (j.contains("ids") && j["ids"].is_array())
-      for (const auto& v : j["ids"])
-        if (v.is_number_integer()) out->ids.push_back(v.get<int64_t>());
-    if (j.contains("pieces") && j["pieces"].is_array())
-      for (const auto& v : j["pieces"])
-        if (v.is_string()) out->pieces.push_back(v.get<std::string>());
+    const cJSON *ids = json_member(j, "ids"), *pieces = json_member(j, "pieces");
+    for (const cJSON* v = cJSON_IsArray(ids) ? json_first(ids) : nullptr; v; v = v->next) {
+      int64_t id;
+      if (json_integer(v, &id)) out->ids.push_back(id);
+    }
+    for (const cJSON* v = cJSON_IsArray(pieces) ? json_first(pieces) : nullptr; v; v = v->next)
+      if (cJSON_IsString(v)) out->pieces.push_back(json_string(v));
     known.insert(key);
     return true;
   }

@@ -1,0 +1,43 @@
+// Reading JSON that comes from outside (pack manifests, config.json, safetensors headers, the shard
+// index, the tokenizer worker's answers): cJSON's tree behind the few questions the readers ask.
+// Every call takes any node, including nullptr, and answers "absent" or false for a wrong shape,
+// so a reader checks what it needs and never crashes on hostile input.
+//
+// cJSON, not nlohmann-json, because these readers are in the page's first load: 9 KB brotli
+// against 27 KB. The native tools' writers keep nlohmann-json (src/core/pack/pack_write.cpp).
+#pragma once
+
+#include <cJSON.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+struct json_tree_delete {
+  void operator()(cJSON* j) const { cJSON_Delete(j); }
+};
+using json_tree = std::unique_ptr<cJSON, json_tree_delete>;
+
+// The text must be exactly one JSON value, white space around it allowed; else nullptr.
+json_tree json_parse(const char* text, size_t n);
+inline json_tree json_parse(const std::string& text) { return json_parse(text.data(), text.size()); }
+
+// The member `key` of an object (the first, if a hostile file repeats it); nullptr otherwise.
+const cJSON* json_member(const cJSON* object, const char* key);
+
+// A number whose value is a whole number a double holds exactly (|v| <= 2^53). JSON does not tell
+// 1 from 1.0, and neither does this.
+bool json_integer(const cJSON* node, int64_t* out);
+
+// A string's bytes, or "" for anything else.
+std::string json_string(const cJSON* node);
+
+// The element count of an array or the member count of an object; 0 for anything else.
+size_t json_size(const cJSON* node);
+
+// Iterates the elements of an array or the members of an object (child->string is the key):
+//   for (const cJSON* e = json_first(node); e; e = e->next)
+inline const cJSON* json_first(const cJSON* node) {
+  return node && (cJSON_IsArray(node) || cJSON_IsObject(node)) ? node->child : nullptr;
+}
