@@ -179,7 +179,7 @@ set(EARLY_TEXT_SOURCES
   src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
   src/core/checkpoint_remote/model_location.cpp
   # the gates view's rows and SVG from the default pack's manifest (linked in the gates modules only)
-  src/core/gates_text.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
+  src/core/gates_text.cpp src/core/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
   src/core/quant/q8_format.cpp src/core/read_error.cpp src/core/json_read.cpp ${CJSON_DIR}/cJSON.c)
 
 foreach(lang en zh)

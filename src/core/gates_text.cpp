@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/activations.h"
+#include "core/gates_figure.h"
 #include "core/number_format.h"
 #include "core/pack/pack_summary.h"
 #include "core/strings.h"
@@ -97,51 +98,65 @@ static std::string num(double v) {
   return buf;
 }
 
+// Characters, not bytes, of UTF-8 text.
+static size_t utf8_length(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// "#rrggbb" for SVG.
+static std::string hex(lab_rgb c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+  return buf;
+}
+
 std::string gates_histogram_svg(const std::vector<gate_row>& rows, double thr) {
-  enum { SHOWN_BINS = 30 };                                  // [-0.3, 1.2), then one bar for the rest
+  // One <svg> per layer, so the page can put them side by side on a laptop and two to a row on a
+  // phone, where three across would print the axis at 7 px.
   const double W = 200, PX0 = 4, PX1 = 196, PY0 = 22, PY1 = 102, H = 118;  // one layer's box
-  const double slot = (PX1 - PX0) / (SHOWN_BINS + 1.5), plot_x1 = PX0 + slot * SHOWN_BINS;
-  const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS, lo = PACK_HIST_LO, hi = lo + SHOWN_BINS * step;
+  const double slot = (PX1 - PX0) / (GATES_SHOWN_BINS + 1.5), plot_x1 = PX0 + slot * GATES_SHOWN_BINS;
+  const double lo = gates_plot_lo(), hi = gates_plot_hi();
   auto x_at = [&](double v) { return PX0 + (v - lo) / (hi - lo) * (plot_x1 - PX0); };
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"gates-svg\" viewBox=\"0 0 " + num(W * rows.size()) + " " +
-                    num(H) + "\" font-size=\"11\" font-family=\"system-ui, sans-serif\">";
-  for (size_t i = 0; i < rows.size(); i++) {
-    const gate_row& r = rows[i];
-    out += "<g class=\"gates-layer\" data-layer=\"" + std::to_string(r.layer) + "\" transform=\"translate(" + num(W * (double)i) + " 0)\">";
+  const std::string axis_text = hex(RGB_AXIS_TEXT);
+  std::string out;
+  for (const gate_row& r : rows) {
+    out += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"gates-svg\" viewBox=\"0 0 " + num(W) + " " + num(H) +
+           "\" font-size=\"12\" font-family=\"system-ui, sans-serif\"><g class=\"gates-layer\" data-layer=\"" +
+           std::to_string(r.layer) + "\">";
     std::string title = strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str());
     if (r.available) title += std::string(" (") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ")";
     out += "<text x=\"" + num(PX0) + "\" y=\"14\" fill=\"#333\">" + xml_text(title) + "</text>";
     out += "<rect x=\"" + num(PX0) + "\" y=\"" + num(PY0) + "\" width=\"" + num(PX1 - PX0) + "\" height=\"" + num(PY1 - PY0) +
-           "\" fill=\"#fff\" stroke=\"#b4b4b4\"/>";
+           "\" fill=\"#fff\" stroke=\"" + hex(RGB_FRAME) + "\"/>";
     if (r.available) {
-      int64_t bins[SHOWN_BINS + 1] = {0}, peak = 1;
-      for (int b = 0; b < PACK_HIST_BINS; b++) bins[std::min(b, (int)SHOWN_BINS)] += r.counts.histogram[b];
-      for (int64_t n : bins) peak = std::max(peak, n);
-      for (int b = 0; b <= SHOWN_BINS; b++) {
-        const bool overflow = b == SHOWN_BINS;
-        const double center = overflow ? hi : lo + (b + 0.5) * step;
-        const char* fill = center > thr ? "#f09628" : center < -thr ? "#2864dc" : "#8c96a5";
-        const double x0 = overflow ? PX1 - slot : x_at(lo + b * step), x1 = overflow ? PX1 : x_at(lo + (b + 1) * step);
-        const double h = (double)bins[b] / (double)peak * (PY1 - PY0 - 2);
+      const gates_bars bars = gates_bars_from(r.counts.histogram);
+      for (int b = 0; b <= GATES_SHOWN_BINS; b++) {
+        const bool overflow = b == GATES_SHOWN_BINS;
+        const double x0 = overflow ? PX1 - slot : x_at(gates_bar_begin(b)), x1 = overflow ? PX1 : x_at(gates_bar_begin(b + 1));
+        const double h = (double)bars.count[b] / (double)bars.peak * (PY1 - PY0 - 2);
         out += "<rect class=\"bar\" x=\"" + num(x0 + 0.25) + "\" y=\"" + num(PY1 - h) + "\" width=\"" + num(x1 - x0 - 0.5) +
-               "\" height=\"" + num(h) + "\" fill=\"" + fill + "\"/>";
+               "\" height=\"" + num(h) + "\" fill=\"" + hex(gates_bar_rgb(b, thr)) + "\"/>";
       }
     }
     for (double t : {thr, -thr})  // the threshold lines and SiLU's floor, where the panel draws them
       out += "<line x1=\"" + num(x_at(t)) + "\" x2=\"" + num(x_at(t)) + "\" y1=\"" + num(PY0) + "\" y2=\"" + num(PY1) +
-             "\" stroke=\"#3c3c3c\" stroke-opacity=\"0.8\"/>";
+             "\" stroke=\"" + hex(RGB_THRESHOLD) + "\" stroke-opacity=\"0.8\"/>";
     const double floor = x_at(act_silu_minimum().value);
     out += "<line x1=\"" + num(floor) + "\" x2=\"" + num(floor) + "\" y1=\"" + num(PY0) + "\" y2=\"" + num(PY1) +
-           "\" stroke=\"#c81e1e\" stroke-width=\"1.5\"/>";
-    const char* labels[] = {"-0.3", "0", "0.5", "1"};
-    const double at[] = {-0.3, 0, 0.5, 1.0};
-    for (int k = 0; k < 4; k++)
-      out += "<text x=\"" + num(std::max(x_at(at[k]), PX0 + 8)) + "\" y=\"" + num(PY1 + 12) +
-             "\" text-anchor=\"middle\" fill=\"#6e6e6e\">" + labels[k] + "</text>";
-    out += "<text x=\"" + num(PX1) + "\" y=\"" + num(PY1 + 12) + "\" text-anchor=\"end\" fill=\"#6e6e6e\">" +
-           xml_text(tr(STR_LIVEUX_OVERFLOW)) + "</text></g>";
+           "\" stroke=\"" + hex(RGB_FLOOR) + "\" stroke-width=\"1.5\"/>";
+    // As the panel does: a tick label gives way to the overflow bar's label (widths estimated at
+    // 0.62 em a character, as the page's fonts are not known here).
+    const std::string overflow = tr(STR_LIVEUX_OVERFLOW);
+    const double overflow_w = 0.62 * 12 * (double)utf8_length(overflow), tick_max = PX1 - overflow_w - 8;
+    for (int k = 0; k < GATES_TICKS; k++)
+      out += "<text x=\"" + num(std::min(std::max(x_at(GATES_TICK_AT[k]), PX0 + 8), tick_max)) + "\" y=\"" + num(PY1 + 13) +
+             "\" text-anchor=\"middle\" fill=\"" + axis_text + "\">" + GATES_TICK_LABEL[k] + "</text>";
+    out += "<text x=\"" + num(PX1) + "\" y=\"" + num(PY1 + 13) + "\" text-anchor=\"end\" fill=\"" + axis_text + "\">" +
+           xml_text(overflow) + "</text></g></svg>";
   }
-  return out + "</svg>";
+  return out;
 }
 
 bool gates_rows_from_manifest(const lab_state& s, const pack_manifest& m, size_t max_layers, std::vector<gate_row>* rows) {

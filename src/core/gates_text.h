@@ -27,9 +27,9 @@ std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, do
 std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
                             const std::string& token_line);
 
-// The histograms as one <svg>: a <g class="gates-layer" data-layer="N"> per row with its title
-// and bars (the panel's bins: 0.05 wide over [-0.3, 1.2), then one bar for everything above),
-// coloured as the panel colours them against `thr`.
+// The histograms, one <svg class="gates-svg"> per row holding a <g class="gates-layer"
+// data-layer="N"> with its title and bars: the panel's bins, colours and ticks (gates_figure.h)
+// against `thr`.
 std::string gates_histogram_svg(const std::vector<gate_row>& rows, double thr);
 
 // The rows the page shows the moment the default pack's manifest is in (its own counts, at the

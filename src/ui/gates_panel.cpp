@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/activations.h"
+#include "core/gates_figure.h"
 #include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
@@ -15,7 +16,6 @@
 #include "ui/item_probe.h"
 #include "ui/widgets.h"
 
-static const int SHOWN_BINS = 30;  // [-0.3, 1.2)
 
 // A round step for about `ticks` count marks up to `peak`: 1, 2 or 5 times a power of ten.
 static int64_t count_step(int64_t peak, int ticks) {
@@ -36,17 +36,16 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
   ImGui::Dummy(ImVec2(width, fs * 8.5f + fs * 1.3f));
   const float axis_w = ImGui::CalcTextSize("00,000").x + fs * 0.4f;
   const ImVec2 p0(origin.x + axis_w, origin.y + fs * 1.5f), p1(origin.x + width, origin.y + fs * 8.5f);
-  const float slot = (p1.x - p0.x) / (SHOWN_BINS + 1.5f);  // 30 bins, a gap, the overflow bar
-  const float plot_x1 = p0.x + slot * SHOWN_BINS;
+  const float slot = (p1.x - p0.x) / (GATES_SHOWN_BINS + 1.5f);  // 30 bins, a gap, the overflow bar
+  const float plot_x1 = p0.x + slot * GATES_SHOWN_BINS;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, p1, IM_COL32(255, 255, 255, 255));
-  const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS, lo = PACK_HIST_LO, hi = lo + SHOWN_BINS * step;
+  const double lo = gates_plot_lo(), hi = gates_plot_hi();
   auto x_at = [&](double v) { return p0.x + (float)((v - lo) / (hi - lo)) * (plot_x1 - p0.x); };
-  const ImU32 grey = IM_COL32(110, 110, 110, 255);
+  const ImU32 grey = rgb_u32(RGB_AXIS_TEXT);
   if (r.available) {
-    int64_t bins[SHOWN_BINS + 1] = {0}, peak = 1;
-    for (int b = 0; b < PACK_HIST_BINS; b++) bins[std::min(b, SHOWN_BINS)] += r.counts.histogram[b];
-    for (int64_t n : bins) peak = std::max(peak, n);
+    const gates_bars bars = gates_bars_from(r.counts.histogram);
+    const int64_t peak = bars.peak;
     const int64_t tick = count_step(peak, 3);
     const float usable = p1.y - p0.y - fs * 0.3f;
     auto y_at = [&](int64_t n) { return p1.y - (float)n / (float)peak * usable; };
@@ -57,31 +56,27 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
       const std::string label = fmt_count(n);
       widget_text_at(ImVec2(p0.x - fs * 0.3f - ImGui::CalcTextSize(label.c_str()).x, y - fs * 0.5f), grey, label);
     }
-    for (int b = 0; b <= SHOWN_BINS; b++) {
-      const bool overflow = b == SHOWN_BINS;
-      const double center = overflow ? hi : lo + (b + 0.5) * step;
-      const ImU32 col = center > thr ? COLOR_GATE : center < -thr ? COLOR_RELU : COLOR_CLASSIC;
-      const float x0 = overflow ? p1.x - slot : x_at(lo + b * step), x1 = overflow ? p1.x : x_at(lo + (b + 1) * step);
-      dl->AddRectFilled(ImVec2(x0 + 0.5f, y_at(bins[b])), ImVec2(x1 - 0.5f, p1.y), col);
+    for (int b = 0; b <= GATES_SHOWN_BINS; b++) {
+      const bool overflow = b == GATES_SHOWN_BINS;
+      const float x0 = overflow ? p1.x - slot : x_at(gates_bar_begin(b)), x1 = overflow ? p1.x : x_at(gates_bar_begin(b + 1));
+      dl->AddRectFilled(ImVec2(x0 + 0.5f, y_at(bars.count[b])), ImVec2(x1 - 0.5f, p1.y), rgb_u32(gates_bar_rgb(b, thr)));
     }
-    item_probe_shape(("gates-overflow-" + std::to_string(r.layer)).c_str(), p1.x - slot, y_at(bins[SHOWN_BINS]), p1.x, p1.y);
+    item_probe_shape(("gates-overflow-" + std::to_string(r.layer)).c_str(), p1.x - slot, y_at(bars.count[GATES_SHOWN_BINS]), p1.x, p1.y);
   }
   // The threshold lines and SiLU's floor, where the lesson draws them.
-  for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), IM_COL32(60, 60, 60, 200), widget_line_scale());
+  for (double t : {thr, -thr}) dl->AddLine(ImVec2(x_at(t), p0.y), ImVec2(x_at(t), p1.y), rgb_u32(RGB_THRESHOLD, 200), widget_line_scale());
   const double floor = act_silu_minimum().value;
-  dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), IM_COL32(200, 30, 30, 255), 2.0f * widget_line_scale());
-  dl->AddLine(ImVec2(x_at(0), p1.y), ImVec2(x_at(0), p1.y + fs * 0.3f), IM_COL32(60, 60, 60, 255));
-  dl->AddLine(ImVec2(plot_x1 + slot * 0.25f, p0.y), ImVec2(plot_x1 + slot * 0.25f, p1.y), IM_COL32(180, 180, 180, 255));
-  dl->AddRect(p0, p1, IM_COL32(180, 180, 180, 255));
-  const char* labels[] = {"-0.3", "0", "0.5", "1"};
-  const double at[] = {-0.3, 0, 0.5, 1.0};
+  dl->AddLine(ImVec2(x_at(floor), p0.y), ImVec2(x_at(floor), p1.y), rgb_u32(RGB_FLOOR), 2.0f * widget_line_scale());
+  dl->AddLine(ImVec2(x_at(0), p1.y), ImVec2(x_at(0), p1.y + fs * 0.3f), rgb_u32(RGB_THRESHOLD));
+  dl->AddLine(ImVec2(plot_x1 + slot * 0.25f, p0.y), ImVec2(plot_x1 + slot * 0.25f, p1.y), rgb_u32(RGB_FRAME));
+  dl->AddRect(p0, p1, rgb_u32(RGB_FRAME));
   const std::string overflow = tr(STR_LIVEUX_OVERFLOW);
   const float overflow_w = ImGui::CalcTextSize(overflow.c_str()).x;
   const float overflow_x = std::min(p1.x - overflow_w, p1.x - slot * 0.5f - overflow_w * 0.5f);
-  for (int i = 0; i < 4; i++) {
-    const float w = ImGui::CalcTextSize(labels[i]).x;
-    const float x = std::min(std::max(x_at(at[i]) - w * 0.5f, p0.x), overflow_x - w - fs * 0.3f);
-    widget_text_at(ImVec2(x, p1.y + 2), grey, labels[i]);
+  for (int i = 0; i < GATES_TICKS; i++) {
+    const float w = ImGui::CalcTextSize(GATES_TICK_LABEL[i]).x;
+    const float x = std::min(std::max(x_at(GATES_TICK_AT[i]) - w * 0.5f, p0.x), overflow_x - w - fs * 0.3f);
+    widget_text_at(ImVec2(x, p1.y + 2), grey, GATES_TICK_LABEL[i]);
   }
   widget_text_at(ImVec2(overflow_x, p1.y + 2), grey, overflow);
 }

@@ -4,8 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "core/gates_figure.h"  // lab_rgb, the lesson's hues
 #include "core/number_format.h"  // strf
 #include "imgui.h"
+
+// A colour of the core's table (gates_figure.h) as ImGui's.
+inline ImU32 rgb_u32(lab_rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 // The palette: what a step reads is blue, what it writes is orange (hand calculation);
 // the same hues mark the curves of the SiLU plot.
@@ -13,14 +17,14 @@
 #define COLOR_WRITE IM_COL32(255, 214, 165, 255)
 #define COLOR_DONE IM_COL32(236, 240, 244, 255)
 #define COLOR_SILU IM_COL32(230, 110, 20, 255)
-#define COLOR_RELU IM_COL32(40, 100, 220, 255)
+#define COLOR_RELU rgb_u32(RGB_RELU)
 #define COLOR_SIGMOID IM_COL32(120, 120, 120, 255)
 #define COLOR_GELU IM_COL32(30, 150, 80, 255)
 #define COLOR_UP IM_COL32(60, 120, 230, 255)
 #define COLOR_Z IM_COL32(20, 180, 190, 255)
-#define COLOR_GATE IM_COL32(240, 150, 40, 255)
+#define COLOR_GATE rgb_u32(RGB_GATE)
 #define COLOR_DOWN IM_COL32(150, 90, 200, 255)
-#define COLOR_CLASSIC IM_COL32(140, 150, 165, 255)
+#define COLOR_CLASSIC rgb_u32(RGB_CLASSIC)
 #define COLOR_NOTICE_BG IM_COL32(255, 243, 205, 255)
 #define COLOR_TERM IM_COL32(20, 60, 130, 255)  // a glossary term, in the glossary view and marked in prose
 

@@ -174,8 +174,16 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
       for (const lang of ["en", "zh"]) {
         const { context, page, width, height } = await openBeforeWasm(site, screen, `#v=1&view=gates&lang=${lang}`);
         await page.waitForFunction(() => window.labEarlyFigureMs, null, { timeout: 20000 });
-        const box = await page.locator("#lab-early-figure svg").boundingBox();
-        expect(box && box.x >= 0 && box.x + box.width <= width + 1 && box.y < height, `the histograms do not fit the ${screen} screen`);
+        // One svg per layer, each on screen and wide enough that its 12-unit axis text is >= 9 px.
+        const boxes = await page.$$eval("#lab-early-figure svg", (svgs) => svgs.map((e) => {
+          const b = e.getBoundingClientRect();
+          return { x: b.x, y: b.y, width: b.width, scale: b.width / e.viewBox.baseVal.width };
+        }));
+        expect(boxes.length === 3, `${boxes.length} histograms (3)`);
+        for (const box of boxes) {
+          expect(box.x >= 0 && box.x + box.width <= width + 1 && box.y < height, `a histogram does not fit the ${screen} screen: ${JSON.stringify(box)}`);
+          expect(12 * box.scale >= 9, `the histograms' axis text is ${(12 * box.scale).toFixed(1)} px on the ${screen} screen (>= 9)`);
+        }
         expectIncludes(await page.locator("#lab-early").innerText(), lang === "zh" ? "第 11 层" : "Layer 11", `the early text (${screen}, ${lang})`);
         await shot(page, `early-text-gates-${lang}-${screen}`);
         await context.close();
