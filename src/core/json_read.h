@@ -19,7 +19,8 @@ struct json_tree_delete {
 };
 using json_tree = std::unique_ptr<cJSON, json_tree_delete>;
 
-// The text must be exactly one JSON value, white space around it allowed; else nullptr.
+// The text must be well-formed UTF-8 and exactly one JSON value, white space around it allowed;
+// else nullptr.
 json_tree json_parse(const char* text, size_t n);
 inline json_tree json_parse(const std::string& text) { return json_parse(text.data(), text.size()); }
 

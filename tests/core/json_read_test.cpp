@@ -68,6 +68,12 @@ TEST_CASE("json_parse: escapes become UTF-8, raw UTF-8 stays as it is") {
   CHECK(json_string(e->next->next->next) == "\"quoted\" \\ /");
   CHECK(json_string(e->next->next->next->next) == "中文 ▁piece");
   CHECK_FALSE(parses(R"(["\ud83d"])"));  // half a pair
+  CHECK_FALSE(parses("[\"\xFD\"]"));          // not UTF-8
+  CHECK_FALSE(parses("[\"\xC0\xAF\"]"));      // an overlong '/'
+  CHECK_FALSE(parses("[\"\xED\xA0\x80\"]"));  // a surrogate, encoded
+  CHECK_FALSE(parses("[\"\xF4\x90\x80\x80\"]"));  // past U+10FFFF
+  CHECK_FALSE(parses("[\"\xE4\xB8\"]"));      // cut short
+  CHECK(parses("[\"\xF0\x9F\x98\x80 \xEF\xBF\xBF\"]"));
   CHECK_FALSE(parses(R"(["\x41"])"));
 }
 
