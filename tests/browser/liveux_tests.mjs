@@ -53,8 +53,9 @@ async function doubleTap(page, x, y) {
   await cdp.detach();
 }
 
-// Starts typing into the number named `name` as a person does on that screen, and types `text`.
-async function typeInto(page, screen, name, text) {
+// Starts typing into the number named `name` as a person does on that screen: a phone's double
+// tap (the page's hidden field then has the focus: its keyboard is up), a desktop's double click.
+async function startTyping(page, screen, name) {
   // As a person scrolls a field into view before tapping it (the live header may push it down).
   for (let i = 0; i < 5; i++) {
     const r = await page.evaluate((n) => window.labItemRect(n), name);
@@ -71,8 +72,37 @@ async function typeInto(page, screen, name, text) {
     await page.waitForTimeout(100);
     await page.keyboard.press("Control+A");
   }
+}
+
+// Types `text` into the number named `name` as a person does on that screen.
+async function typeInto(page, screen, name, text) {
+  await startTyping(page, screen, name);
   await page.keyboard.type(text);
   await page.keyboard.press("Enter");
+}
+
+// A phone's own keyboard (Android's Gboard) sends no key: every press is keyCode 229
+// ("Unidentified") and then an edit of the focused field. A character is committed text; Backspace
+// is the browser's deleteBackward (beforeinput/input "deleteContentBackward"; "WordBackspace" its
+// deleteWordBackward, a word at a time), Enter its
+// insertNewline (beforeinput "insertLineBreak"). CDP's `commands` run the browser's own editing,
+// so the field gets the events Chromium itself makes of them (trusted, in a phone's order).
+// ["compose", "55"] is a word being composed (its letters shown in the field, nothing committed).
+export async function softKeys(page, keys) {
+  const cdp = await page.context().newCDPSession(page);
+  const key = (type, extra = {}) => cdp.send("Input.dispatchKeyEvent",
+    { type, windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229, key: "Unidentified", code: "", ...extra });
+  for (const k of keys) {
+    if (Array.isArray(k)) {
+      await cdp.send("Input.imeSetComposition", { text: k[1], selectionStart: k[1].length, selectionEnd: k[1].length });
+      continue;
+    }
+    const command = { Backspace: "deleteBackward", WordBackspace: "deleteWordBackward", Enter: "insertNewline" }[k];
+    await key("rawKeyDown", command ? { commands: [command] } : {});
+    if (!command) await cdp.send("Input.insertText", { text: k });
+    await key("keyUp");
+  }
+  await cdp.detach();
 }
 
 async function tabTo(page, name) {
@@ -107,6 +137,44 @@ export function registerLiveUxTests(test, { expect, shot }) {
       await waitForMirror(page, "-2.375");
       await page.waitForTimeout(300);
       await shot(page, `liveux-perm-typed-${screen.name}-${lang}`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+
+    // A phone's keyboard deletes with keyCode 229 and a deletion of the field's text, and enters
+    // with a line break: ImGui gets Backspace and Enter. A desktop's keys (keyCode 8, 13) go to
+    // ImGui once each, not again through the field. A Backspace inside a composition (229 on both)
+    // edits the composition only. "0.125", two Backspaces, "55" composed, one Backspace in it,
+    // "5" committed: 0.15. The hidden field stays empty between keys.
+    test(`liveux ${tag}: Backspace and Enter edit the threshold (0.125 -> 0.15)${screen.phone ? ", a phone keyboard's (keyCode 229)" : ""}`, async (site) => {
+      const page = await openPage(site, `#v=1&view=gates&lang=${lang}`, screen);
+      await waitItem(page, "gates-threshold");
+      await startTyping(page, screen, "gates-threshold");
+      await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard");
+      const keys = async (list) => {
+        if (screen.phone) return softKeys(page, list);
+        for (const k of list) await (k.length === 1 ? page.keyboard.type(k) : page.keyboard.press(k));
+      };
+      const field = () => page.evaluate(() => document.getElementById("lab-keyboard").value);
+      await keys(["0", ".", "1", "2", "5", "Backspace", "Backspace"]);
+      expect(await field() === "", `the hidden field kept "${await field()}" after the Backspaces`);
+      await softKeys(page, [["compose", "5"], ["compose", "55"], "Backspace"]);
+      expect(await field() === "5", `the composition is "${await field()}", not "5", after its Backspace`);
+      await softKeys(page, ["5"]);  // the composition committed (compositionend)
+      expect(await field() === "", `the hidden field kept "${await field()}" after the commit`);
+      // The number applies as it is typed; Enter ends the typing (ImGui lets go, so does the field).
+      await waitHash(page, "thr=0.15");
+      expect(await hashValue(page, "thr") === "0.15", "the link's threshold: " + await hash(page));
+      await page.waitForTimeout(300);
+      await shot(page, `liveux-gates-backspace-${screen.name}-${lang}`);
+      await keys(["Enter"]);
+      await page.waitForFunction(() => document.activeElement.id !== "lab-keyboard", null, { timeout: 5000 })
+        .catch(() => { throw new Error("Enter did not end the typing"); });
+      expect(await hashValue(page, "thr") === "0.15", "the link's threshold after Enter: " + await hash(page));
+      await waitLive(page, "> 0.15");
+      expect(!(await mirror(page)).includes("0.125"), "the page still shows 0.125:\n" + await mirror(page));
+      await page.waitForTimeout(300);
+      await shot(page, `liveux-gates-backspace-entered-${screen.name}-${lang}`);
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
     });

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { openPage, mirror, hash, waitForMirror, clickItem, settledItems } from "./browser.mjs";
 import { createHubServers } from "../../tools/hub_server.mjs";
+import { softKeys } from "./liveux_tests.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const LESSON_TOKENS = "今天 | 天气 | 不错 | ， | 我们 | 去 | 公园";
@@ -130,6 +131,61 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
           "page errors: " + teacher.labErrors.concat(student.labErrors).join("; "));
         await teacher.context().close();
         await student.context().close();
+      } finally {
+        h.hub.close();
+      }
+    });
+
+  // [SECTION] a sentence typed on a phone with its own keyboard
+  // A phone's keyboard sends keyCode 229 for every key and edits the page's hidden field instead
+  // (softKeys): its Backspace must delete in the box (a word at a time too: "xyz"), a Backspace
+  // inside a word being composed only in that word, and its Enter must tokenize the sentence as a
+  // desktop's Enter does.
+  const PHONE_TYPED = {
+    en: { keys: ["G", "o", " ", "t", "o", " ", "t", "h", "e", " ", ["compose", "p"], ["compose", "par"], ["compose", "parkk"],
+                 "Backspace", "park", "s", "Backspace", " ", "x", "y", "z", "WordBackspace", "Backspace"],
+          composed: "park", text: "Go to the park", tokens: "G | o |   | t | o |   | t | h | e |   | p | a | r | k" },
+    zh: { keys: ["今天", ["compose", "wo"], ["compose", "womenn"], "Backspace", "我们", "去", "公园", "园", "Backspace"],
+          composed: "women", text: "今天我们去公园", tokens: "今天 | 我们 | 去 | 公园" },
+  };
+  for (const lang of ["en", "zh"])
+    test(`tokenizer ${lang} phone: a phone keyboard's Backspace (keyCode 229) and Enter edit and tokenize the sentence`, async (site) => {
+      const h = await startHub(ensureCheckpoints());
+      try {
+        const model = `${h.base}/swiglu-lab/with-tokenizer/resolve/main/`;
+        const page = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}&ids=1,2,3&text=three`,
+          { width: 390, height: 844, scale: 3, phone: true });
+        await waitForMirror(page, LIVE[lang], LIVE_TIMEOUT);
+        // A tap at the box's right end (the caret after "three") brings up the keyboard.
+        const box = await page.evaluate(() => window.labItemRect("sentence-input"));
+        const cdp = await page.context().newCDPSession(page);
+        for (const type of ["touchStart", "touchEnd"])
+          await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x: box.x + box.w - 12, y: box.y + box.h / 2 }] });
+        await cdp.detach();
+        await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 })
+          .catch(() => { throw new Error("a tap on the sentence box did not bring up the keyboard"); });
+        const field = () => page.evaluate(() => document.getElementById("lab-keyboard").value);
+        await softKeys(page, Array(5).fill("Backspace"));  // "three" deleted
+        const { keys, composed, text, tokens } = PHONE_TYPED[lang];
+        const at = keys.findIndex((k) => k === "Backspace");
+        await softKeys(page, keys.slice(0, at + 1));
+        expect(await field() === composed, `the composition is "${await field()}", not "${composed}", after its Backspace`);
+        await softKeys(page, keys.slice(at + 1));
+        expect(await field() === "", `the hidden field kept "${await field()}"`);
+        await page.waitForTimeout(300);
+        await shot(page, `tokenizer-softkeys-typed-${lang}-phone`);
+        await softKeys(page, ["Enter"]);
+        await page.waitForFunction(() => /[#&]ids=\d/.test(location.hash) && /[#&]pieces=[^&]/.test(location.hash) && !/[#&]text=three/.test(location.hash),
+          null, { timeout: LIVE_TIMEOUT }).catch(async () => { throw new Error("Enter did not tokenize the sentence: " + await hash(page)); });
+        const link = await hash(page);
+        expect(new RegExp(`[#&]text=${text}(&|$)`).test(link), "the link's text= is not what was typed: " + link);
+        await waitForMirror(page, `"${text}"`, LIVE_TIMEOUT);
+        const seen = tokensLine(await mirror(page));
+        expect(seen.endsWith(tokens), "the pieces are not the tokenizer's: " + seen);
+        await waitAllLive(page);
+        await shot(page, `tokenizer-softkeys-entered-${lang}-phone`);
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
       } finally {
         h.hub.close();
       }

@@ -170,8 +170,27 @@ EM_JS(void, js_keyboard_create, (void), {
   const show = (on) => { el.style.opacity = on && el.labAtCaret ? "1" : "0"; };
   el.addEventListener("compositionstart", () => { el.labComposing = true; show(true); });
   el.addEventListener("compositionend", () => { el.labComposing = false; show(false); el.style.width = "1px"; send(); });
+  // A phone's keyboard (Gboard, iOS) edits the text it believes the field holds: its Backspace
+  // comes as keyCode 229 (skipped by on_key) and then a deletion of the field's text, its Enter
+  // as a line break to insert. Outside a composition the field holds nothing, so these are
+  // ImGui's keys: pressed there (keyCode, Ctrl for a word), the field left as it was (empty).
+  // A key whose own keydown went to ImGui (Alt+Backspace, not 229) is not pressed twice.
+  const keys = { deleteContentBackward: [8, 0], deleteContentForward: [46, 0], deleteWordBackward: [8, 1],
+                 deleteWordForward: [46, 1], insertLineBreak: [13, 0], insertParagraph: [13, 0] };
+  el.labKey = 0;
+  el.addEventListener("keydown", (e) => { el.labKey = e.keyCode; });
+  el.addEventListener("keyup", () => { el.labKey = 0; });
+  el.addEventListener("blur", () => { el.labKey = 0; });
+  el.addEventListener("beforeinput", (e) => {
+    const k = keys[e.inputType];
+    if (!k || el.labComposing || e.isComposing || el.value) return;  // the composition's own edit
+    if (e.cancelable) e.preventDefault();
+    if (!el.labKey || el.labKey === 229) Module._lab_on_key_press(k[0], k[1]);
+  });
   el.addEventListener("input", (e) => {
-    if (el.labComposing || e.isComposing) { if (el.labAtCaret) fit(); } else send();
+    if (el.labComposing || e.isComposing) { if (el.labAtCaret) fit(); }
+    else if (keys[e.inputType]) el.value = "";  // not cancelable on Android: a key, never text
+    else send();
   });
   document.body.appendChild(el);
 });
@@ -375,6 +394,17 @@ static void set_clipboard(void*, const char* text) {
 static const char* get_clipboard(void*) { return g_clipboard.c_str(); }
 
 void ImGui_ImplHtml5_AddText(const char* utf8) { push(input_event{IN_TEXT, 0, false, 0, 0, utf8, false, false, false, false}); }
+
+// A key pressed and released (down in one frame, up in the next: drain_queue splits them), with
+// Ctrl held around it when `ctrl` (a word at a time).
+void ImGui_ImplHtml5_AddKeyPress(int key_code, bool ctrl) {
+  if (key_code <= 0 || key_code >= 512) return;
+  const auto key = [&](int code, bool down, bool held) { push(input_event{IN_KEY, code, down, 0, 0, {}, held, false, false, false}); };
+  if (ctrl) key(KC_CTRL, true, true);
+  key(key_code, true, ctrl);
+  key(key_code, false, ctrl);
+  if (ctrl) key(KC_CTRL, false, false);
+}
 
 void ImGui_ImplHtml5_AddPastedText(const char* utf8) {
   ImGui_ImplHtml5_AddText(utf8);

@@ -17,3 +17,6 @@ void ImGui_ImplHtml5_AddPastedText(const char* utf8);
 // Text typed into the page's hidden #lab-keyboard field: a phone's keyboard, a desktop's keys while
 // an ImGui text field is active, an input method's committed text.
 void ImGui_ImplHtml5_AddText(const char* utf8);
+// A key pressed on the page's hidden field by a phone's keyboard, which sends no key of its own
+// (keyCode 229) but an edit: Backspace (8), Delete (46), Enter (13); `ctrl` for a word at a time.
+void ImGui_ImplHtml5_AddKeyPress(int key_code, bool ctrl);

@@ -170,6 +170,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_hash_change() {
 
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_paste(const char* text) { ImGui_ImplHtml5_AddPastedText(text); }
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_text(const char* text) { ImGui_ImplHtml5_AddText(text); }
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_key_press(int key_code, int ctrl) { ImGui_ImplHtml5_AddKeyPress(key_code, ctrl != 0); }
 
 // For tests that click like a person: where the named widget was drawn (CSS pixels).
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_item_rect(const char* name, float* out4) {
