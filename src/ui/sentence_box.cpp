@@ -36,12 +36,14 @@ static bool sentence_box_field() {
   widget_text_wrapped(tr(STR_TOK_HINT));
   ImGui::AlignTextToFramePadding();
   widget_text(tr(STR_TOK_LABEL));
-  widget_same_line_if_fits(fs * 12);
-  const float button = widget_button_width(tr(STR_TOK_APPLY));
-  ImGui::SetNextItemWidth(std::max(fs * 10, ImGui::GetContentRegionAvail().x - button - fs));
+  // The field and Apply beside the label if both fit, else below it; Apply goes under the field
+  // only where even a 10-em field and the button do not fit one line.
+  const float button = widget_button_width(tr(STR_TOK_APPLY)), gap = ImGui::GetStyle().ItemSpacing.x;
+  widget_same_line_if_fits(fs * 10 + gap + button);
+  ImGui::SetNextItemWidth(std::max(fs * 10, ImGui::GetContentRegionAvail().x - button - gap));
   bool go = ImGui::InputText("##sentence", g_typed, sizeof g_typed, ImGuiInputTextFlags_EnterReturnsTrue);
   item_probe("sentence-input");
-  ImGui::SameLine();
+  widget_same_line_if_fits(button);
   go |= ImGui::Button(tr(STR_TOK_APPLY));
   item_probe("sentence-apply");
   return go && g_typed[0];

@@ -156,6 +156,11 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         const page = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}&ids=1,2,3&text=three`,
           { width: 390, height: 844, scale: 3, phone: true });
         await waitForMirror(page, LIVE[lang], LIVE_TIMEOUT);
+        // The box and its button fit the phone's width (no sideways scrolling to reach Apply).
+        for (const name of ["sentence-input", "sentence-apply"]) {
+          const r = await page.evaluate((n) => window.labItemRect(n), name);
+          expect(r && r.x >= 0 && r.x + r.w <= 390, `${name} runs past the 390 px screen: ${JSON.stringify(r)}`);
+        }
         // A tap at the box's right end (the caret after "three") brings up the keyboard.
         const box = await page.evaluate(() => window.labItemRect("sentence-input"));
         const cdp = await page.context().newCDPSession(page);
