@@ -16,15 +16,17 @@ extern "C" const char* early_text_with_manifest(const char* fragment, const char
 #ifdef SWIGLU_STRINGS_ONE_LANG  // a one-language build has no other language's words
   if (s.lang != SWIGLU_STRINGS_ONE_LANG) return "";
 #endif
-  g_text = lab_text_at_open(s);
 #if defined(SWIGLU_EARLY_MANIFEST) || !defined(SWIGLU_STRINGS_ONE_LANG)  // the gates modules, and the tests
   pack_manifest m;
   read_error why;
-  if (manifest && bytes && s.view == LAB_VIEW_GATES && pack_manifest_parse(std::string(manifest, bytes), &m, &why))
+  if (manifest && bytes && s.view == LAB_VIEW_GATES && pack_manifest_parse(std::string(manifest, bytes), &m, &why)) {
     g_text = lab_text_at_open(s, m, &g_svg);
+    return g_text.c_str();
+  }
 #else
   (void)manifest, (void)bytes;  // swiglu_text_LANG.wasm: no json reader (cmake/web.cmake)
 #endif
+  g_text = lab_text_at_open(s);
   return g_text.c_str();
 }
 
