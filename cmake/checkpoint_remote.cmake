@@ -5,8 +5,8 @@ target_sources(swiglu_core PRIVATE
   src/core/checkpoint_remote/model_location.cpp
   src/core/checkpoint_remote/tensor_chunks.cpp
   src/core/checkpoint_remote/checkpoint_source.cpp
-  src/core/checkpoint_remote/source_choice.cpp
-  src/core/checkpoint_remote/model_offer.cpp
+  src/core/source/source_choice.cpp
+  src/core/model_offer.cpp
   # the verified cache's byte budget (least recently used out), shared by the page and its twin
   src/core/stream/cache_lru.cpp
   src/core/checkpoint_remote/sentence_tokenizer.cpp

@@ -141,10 +141,10 @@ set_property(SOURCE
   src/core/pack/pack_format.cpp src/core/pack/pack_read.cpp src/core/pack/pack_build.cpp
   src/core/mlp_part.cpp src/core/live_view.cpp src/core/quiz.cpp src/core/glossary.cpp src/core/faq.cpp
   src/core/model_budget.cpp src/core/stream/fetch_queue.cpp src/core/stream/stream_error.cpp
-  src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/lesson/live_session.cpp
-  src/core/lesson/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
-  src/core/checkpoint_remote/source_choice.cpp src/core/checkpoint_remote/checkpoint_source.cpp
-  src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/lesson/gate_activity.cpp src/core/lesson/token_experiments.cpp
+  src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/experiments/live_session.cpp
+  src/core/experiments/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
+  src/core/source/source_choice.cpp src/core/checkpoint_remote/checkpoint_source.cpp
+  src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/experiments/gate_activity.cpp src/core/experiments/token_experiments.cpp
   DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
 
 # ImGui's own font (ProggyClean, 12 KB) is linked only because ImFontAtlas::Build() falls back to

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/lab_state.h"
-#include "core/lesson/gate_activity.h"
+#include "core/experiments/gate_activity.h"
 
 struct pack_manifest;
 

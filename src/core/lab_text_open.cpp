@@ -4,7 +4,7 @@
 #include "core/faq.h"
 #include "core/gates_text.h"
 #include "core/lab_text.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 #include "core/pack/pack_format.h"
 #include "core/strings.h"
 

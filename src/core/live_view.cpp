@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/checkpoint_remote/model_offer.h"
+#include "core/model_offer.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
 #include "core/strings.h"

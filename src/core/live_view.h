@@ -1,7 +1,7 @@
 // The live views' words and rows, built once from the session's results for the panels and the
 // text mirror alike: the source line (model, dims, real or synthetic), the probe, the loading and
 // failure lines (every fault through the string table), and each live view's mirror text with
-// its takeaway. Nothing here computes on weights: core/lesson/ does, from the frame.
+// its takeaway. Nothing here computes on weights: core/experiments/ does, from the frame.
 #pragma once
 
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "core/gates_text.h"
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 // A token's text for chips and the mirror: its piece when the source has one, else "#id".
 std::string live_token_text(const source_model& m, int probe, int token);

@@ -217,16 +217,7 @@ static_assert(sizeof(lab_state) == sizeof(lab_state_fields_with_keys), "a lab_st
 
 // A pack location a link may name: a relative path inside this site (no "..", no scheme) or
 // an http(s) URL; nothing that could run script or leave the two.
-bool url_pack_location_ok(const std::string& v) {
-  if (v.empty() || v.size() > 512) return false;
-  for (unsigned char c : v)
-    if (c <= ' ' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '`' || c == 0x7f) return false;
-  const bool http = v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;
-  if (!http && (v.find(':') != std::string::npos || v[0] == '/' )) return false;
-  for (const std::string& part : split(v, '/'))
-    if (part == "..") return false;
-  return true;
-}
+bool url_pack_location_ok(const std::string& v) { return web_location_ok(v); }
 
 bool url_model_location_ok(const std::string& v) {
   model_location loc;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 #include "core/strings.h"
 
 // A view's mirror text. `ls` and `c` are null / not ready for views that need no weights.

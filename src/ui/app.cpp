@@ -1,7 +1,7 @@
 // The page (see app.h).
 #include "ui/app.h"
 
-#include "core/checkpoint_remote/source_choice.h"
+#include "core/source/source_choice.h"
 #include "core/glossary.h"
 #include "core/lab_text.h"
 #include "core/live_view.h"

@@ -11,7 +11,7 @@
 
 #include "core/lab_state.h"
 #include "core/faq.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 struct lab_app {
   lab_state state;

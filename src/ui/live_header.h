@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 // pick_layers: the gate view picks several layers (pl=), the others one (layer=).
 // controls false (ui=present on a projector, before "Explore freely"): only what a class reads,

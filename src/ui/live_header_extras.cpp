@@ -1,7 +1,7 @@
 // The real model's offer and the cache's Clear button (see live_header_extras.h).
 #include "ui/live_header_extras.h"
 
-#include "core/checkpoint_remote/model_offer.h"
+#include "core/model_offer.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "core/stream/fetch_seam.h"

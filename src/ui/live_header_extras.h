@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c);
 void cache_clear_draw(live_session* ls);

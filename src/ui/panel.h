@@ -13,7 +13,7 @@
 #include <string>
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 struct panel_frame {
   lab_state* state;           // what the panel shows and edits (the link)

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 #include "core/live_view.h"
 #include "core/quiz.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 // shown false (ui=present): no box, but an answer asked for still goes into the link.
 void sentence_box_draw(lab_state* s, live_session* ls, bool shown = true);

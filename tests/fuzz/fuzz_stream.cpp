@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/checkpoint/checkpoint.h"
-#include "core/lesson/gate_activity.h"
+#include "core/experiments/gate_activity.h"
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_stats.h"
 #include "core/source/pack_source.h"

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "core/checkpoint/checkpoint.h"
-#include "core/lesson/gate_activity.h"
+#include "core/experiments/gate_activity.h"
 #include "core/live_view.h"
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_stats.h"

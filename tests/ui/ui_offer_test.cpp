@@ -4,7 +4,7 @@
 // the weight cache's Clear button empties the cache and says what it freed, in both languages.
 #include "ui_harness.h"
 
-#include "core/checkpoint_remote/model_offer.h"
+#include "core/model_offer.h"
 #include "core/live_view.h"
 #include "core/strings.h"
 #include "core/number_format.h"

@@ -1,7 +1,7 @@
 // model= values -> checkpoint URLs (see model_location.h).
 #include "core/checkpoint_remote/model_location.h"
 
-#include "core/url_state.h"
+#include <vector>
 
 static bool repo_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
@@ -31,6 +31,24 @@ bool model_revision_ok(const std::string& r) {
   return true;
 }
 
+static std::vector<std::string> path_parts(const std::string& s) {
+  std::vector<std::string> out(1);
+  for (char c : s) c == '/' ? out.push_back("") : (void)(out.back() += c);
+  return out;
+}
+
+// The rule for a pack location and for a model= directory.
+bool web_location_ok(const std::string& v) {
+  if (v.empty() || v.size() > 512) return false;
+  for (unsigned char c : v)
+    if (c <= ' ' || c == '\\' || c == '"' || c == '<' || c == '>' || c == '`' || c == 0x7f) return false;
+  const bool http = v.rfind("http://", 0) == 0 || v.rfind("https://", 0) == 0;
+  if (!http && (v.find(':') != std::string::npos || v[0] == '/' )) return false;
+  for (const std::string& part : path_parts(v))
+    if (part == "..") return false;
+  return true;
+}
+
 std::string model_location::id() const { return hub ? owner + "/" + name : text; }
 
 bool model_location_parse(const std::string& text, model_location* out, std::string* error) {
@@ -57,7 +75,7 @@ bool model_location_parse(const std::string& text, model_location* out, std::str
     return true;
   }
   // A directory: the same rules as a pack's (http(s) or a relative path inside the site).
-  if (!url_pack_location_ok(text)) return *error = "neither hf:OWNER/NAME nor an http(s) URL or relative path of a directory", false;
+  if (!web_location_ok(text)) return *error = "neither hf:OWNER/NAME nor an http(s) URL or relative path of a directory", false;
   loc.base = text;
   if (loc.base.back() != '/') loc.base += '/';
   *out = loc;

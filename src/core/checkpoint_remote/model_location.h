@@ -27,6 +27,9 @@ struct model_location {
 bool model_location_parse(const std::string& text, model_location* out, std::string* error);
 // "OWNER/NAME" as the Hub allows it: each part [A-Za-z0-9_.-], not starting or ending with '-'
 // or '.', no "--" or "..", at most 96 characters in all.
+// A directory a link may name (pack= and model= alike): an http(s) URL or a relative path inside
+// the site, no "..", no spaces, quotes or angle brackets. url_state's checks call this one.
+bool web_location_ok(const std::string& location);
 bool model_repo_id_ok(const std::string& repo_id);
 bool model_revision_ok(const std::string& revision);
 // The URL of one file of the checkpoint.

@@ -3,7 +3,7 @@
 //   checkpoint_source  a Hugging Face checkpoint directory read by byte ranges, converted in the page
 // A source moves bytes through the fetch seam (stream/fetch_seam.h), verifies them, converts
 // them to the kernels' q8 layout and keeps a bounded amount resident. It hands out verified data
-// only, and computes nothing the lesson shows: the lesson's modules (core/lesson/) read from it
+// only, and computes nothing the lesson shows: the lesson's modules (core/experiments/) read from it
 // each frame and cache their own results, keyed by the source's generation.
 //
 // Layers are model layer numbers (0..num_layers-1) throughout; a source says which it can give.

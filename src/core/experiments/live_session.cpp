@@ -1,9 +1,9 @@
 // The live views' frame (see live_session.h).
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 #include <algorithm>
 
-#include "core/checkpoint_remote/source_choice.h"
+#include "core/source/source_choice.h"
 #include "core/gates_text.h"
 #include "core/number_format.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/lab_state.h"
-#include "core/lesson/live_session.h"
+#include "core/experiments/live_session.h"
 
 #define MODEL_OFFER_LOCATION "hf:Qwen/Qwen3.5-0.8B"
 

@@ -1,5 +1,5 @@
 // The real model's offer and the cache's words (see model_offer.h).
-#include "core/checkpoint_remote/model_offer.h"
+#include "core/model_offer.h"
 
 #include "core/number_format.h"
 #include "core/strings.h"

@@ -1,5 +1,5 @@
 // Choosing and opening the live views' source (see source_choice.h).
-#include "core/checkpoint_remote/source_choice.h"
+#include "core/source/source_choice.h"
 
 #include "core/checkpoint_remote/checkpoint_source.h"
 #include "core/source/pack_source.h"

@@ -1,5 +1,5 @@
 // A unit's rows and column (see unit_weights.h).
-#include "core/lesson/unit_weights.h"
+#include "core/experiments/unit_weights.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Gate values and counts (see gate_activity.h).
-#include "core/lesson/gate_activity.h"
+#include "core/experiments/gate_activity.h"
 
 #include "core/pack/pack_format.h"
 

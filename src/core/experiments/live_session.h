@@ -9,9 +9,9 @@
 
 #include "core/checkpoint_remote/sentence_tokenizer.h"
 #include "core/lab_state.h"
-#include "core/lesson/gate_activity.h"
-#include "core/lesson/token_experiments.h"
-#include "core/lesson/unit_weights.h"
+#include "core/experiments/gate_activity.h"
+#include "core/experiments/token_experiments.h"
+#include "core/experiments/unit_weights.h"
 #include "core/source/layer_source.h"
 #include "core/stream/fetch_seam.h"
 

@@ -1,5 +1,5 @@
 // The per-token experiments (see token_experiments.h).
-#include "core/lesson/token_experiments.h"
+#include "core/experiments/token_experiments.h"
 
 bool token_experiments_update(token_experiments* k, layer_source* src, int layer, int probe, const std::vector<int>& perm,
                               int token, double delta) {
