@@ -143,7 +143,9 @@ set_property(SOURCE
   src/core/model_budget.cpp src/core/stream/fetch_queue.cpp src/core/stream/stream_error.cpp
   src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/experiments/live_session.cpp
   src/core/experiments/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
-  src/core/source/source_choice.cpp src/core/checkpoint_remote/checkpoint_source.cpp
+  src/core/source/source_choice.cpp src/core/source/checkpoint_source.cpp src/core/source/checkpoint_probe.cpp
+  src/core/source/layer_residency.cpp src/core/checkpoint_remote/checkpoint_opener.cpp src/core/checkpoint_remote/range_check.cpp
+  src/core/checkpoint_remote/tensor_fetch.cpp
   src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/experiments/gate_activity.cpp src/core/experiments/token_experiments.cpp
   DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
 
