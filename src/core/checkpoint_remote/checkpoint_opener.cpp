@@ -137,8 +137,8 @@ void checkpoint_opener::on_fetch_response(uint32_t id, const fetch_response& r, 
 
 void checkpoint_opener::on_config(const fetch_response& r, fetch_item* it) {
   const std::string url = it->request.url;
-  if (r.cut || r.n > CKPT_CONFIG_MAX_BYTES) return fail(kConfigFile, url, stream_error_sizes(STREAM_TOO_LARGE, r.n, CKPT_CONFIG_MAX_BYTES));
   if (!r.from_cache && r.status != 200) return fail(kConfigFile, url, fetch_queue_answer_error(it, r));
+  if (r.cut || r.n > CKPT_CONFIG_MAX_BYTES) return fail(kConfigFile, url, stream_error_sizes(STREAM_TOO_LARGE, r.n, CKPT_CONFIG_MAX_BYTES));
   const std::string text((const char*)r.body, r.n);
   if (json_values_at_most(text.data(), text.size(), kConfigMaxValues) > kConfigMaxValues)
     return fail(kConfigFile, url,
@@ -166,9 +166,9 @@ void checkpoint_opener::on_index(const fetch_response& r, fetch_item* it) {
   // No index: one model.safetensors. Remembered in the cache as an empty record, so an offline
   // visit knows it too.
   const bool none = (!r.from_cache && r.status == 404) || (r.from_cache && r.n == 0);
+  if (!none && !r.from_cache && r.status != 200) return fail(CKPT_INDEX_FILE, url, fetch_queue_answer_error(it, r));
   if (!none && (r.cut || r.n > CKPT_INDEX_PAGE_MAX_BYTES))
     return fail(CKPT_INDEX_FILE, url, stream_error_sizes(STREAM_TOO_LARGE, r.n, CKPT_INDEX_PAGE_MAX_BYTES));
-  if (!none && !r.from_cache && r.status != 200) return fail(CKPT_INDEX_FILE, url, fetch_queue_answer_error(it, r));
   fetch_queue_done(&queue_, it);
   index_done_ = true;
   if (none) {
@@ -284,10 +284,10 @@ void checkpoint_opener::on_head(const fetch_response& r, fetch_item* it, item_ki
     fetch_queue_done(&queue_, it);
     add_item(ITEM_BIN, -1, model_location_file_url(where_, kBinFile), 0, 1, range_max_bytes(1, options_.chunk_bytes), "");
     return;
-  } else if (r.cut) {
-    return fail(file, url, stream_error_of(STREAM_NO_RANGE));
   } else if (r.status != 200 && r.status != 206) {
     return fail(file, url, fetch_queue_answer_error(it, r));
+  } else if (r.cut) {  // a host that ignores Range, sending a large file whole
+    return fail(file, url, stream_error_of(STREAM_NO_RANGE));
   } else {
     const uint64_t begin = it->request.begin, length = it->request.length;
     const unsigned char* body = (const unsigned char*)r.body;

@@ -39,10 +39,10 @@ void sentence_tokenizer::on_fetch_response(uint32_t id, const fetch_response& r,
   if (id != fetch_id_) return;
   fetch_id_ = 0;
   bytes_fetched_ += r.n;
-  if (r.cut || r.n > SENTENCE_TOKENIZER_MAX_BYTES)
-    return fail(SENTENCE_FILE_FETCH, stream_error_sizes(STREAM_TOO_LARGE, r.n, SENTENCE_TOKENIZER_MAX_BYTES));
   if (r.status == 404) return fail(SENTENCE_FILE_MISSING, stream_error_from_status(404, ""));
   if (r.status != 200) return fail(SENTENCE_FILE_FETCH, fetch_answer_error(r));
+  if (r.cut || r.n > SENTENCE_TOKENIZER_MAX_BYTES)
+    return fail(SENTENCE_FILE_FETCH, stream_error_sizes(STREAM_TOO_LARGE, r.n, SENTENCE_TOKENIZER_MAX_BYTES));
   stream_error e;
   if (r.n == 0 || (r.total_size && r.total_size != r.n)) {  // cut short: never hand on part of a file
     e.fault = STREAM_TRUNCATED;

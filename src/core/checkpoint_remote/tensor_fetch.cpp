@@ -303,6 +303,8 @@ tensor_progress tensor_fetch::progress(int t) const {
       p.loading++;
     } else if (it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED) {
       p.failed++;
+    } else if (it.state == FETCH_ITEM_IDLE && it.not_before > 0) {
+      p.waiting++;
     }
   }
   return p;

@@ -82,6 +82,7 @@ struct tensor_converter {
 struct tensor_progress {
   uint64_t loaded = 0, total = 0;
   int loading = 0, converting = 0, failed = 0;
+  int waiting = 0;  // told to wait by a 429
 };
 
 // A failed chunk: its file and why.

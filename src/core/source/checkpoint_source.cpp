@@ -213,6 +213,7 @@ bool checkpoint_source::make_room(int li, int part) {
                                    [&](int l) {
                                      for (matrix_state& m : layers_[l]) free_matrix(&m), fetch_->forget(m.tensor);
                                      generation_++;
+                                     dropped_++;
                                    });
 }
 
@@ -238,6 +239,7 @@ void checkpoint_source::follow_changed_files(double now) {
     opener_->reread_shard(s);
     rereading_.push_back(s);
     generation_++;
+    dropped_++;
   }
   if (rereading_.empty() || !opener_done(now)) return;
   source_failure f;
@@ -428,6 +430,7 @@ source_progress checkpoint_source::progress(int layer) const {
     p.loading += tp.loading;
     p.converting += tp.converting;
     p.failed += tp.failed;
+    p.waiting += tp.waiting;
   }
   p.paused = fetch_->paused();
   return p;

@@ -89,6 +89,9 @@ struct checkpoint_source final : layer_source, tensor_converter {
   // Chunks whose bytes are in, waiting for (or in) their conversion; requests in flight.
   int chunks_converting() const { return fetch_ ? fetch_->chunks_converting() : 0; }
   int requests_in_flight() const { return fetch_ ? fetch_->requests_in_flight() : 0; }
+  // How often converted data was let go (a layer evicted, a changed file dropped): the only times
+  // progress may go back while the wants stay the same (the fuzz target checks it).
+  uint64_t data_dropped() const { return dropped_; }
 
  private:
   enum role_kind { ROLE_EMBED, ROLE_NORM, ROLE_MATRIX };
@@ -138,4 +141,5 @@ struct checkpoint_source final : layer_source, tensor_converter {
   std::vector<source_failure> notices_;     // files that changed on the host
   std::vector<float> scratch_;
   uint64_t generation_ = 1;
+  uint64_t dropped_ = 0;
 };

@@ -21,4 +21,5 @@ void source_progress_add(source_progress* p, const fetch_item& it, bool done) {
   p->loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
   p->failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
   p->loading += it.state == FETCH_ITEM_LOADING;
+  p->waiting += it.state == FETCH_ITEM_IDLE && it.not_before > 0;
 }

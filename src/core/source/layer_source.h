@@ -44,6 +44,7 @@ struct source_progress {
   uint64_t loaded = 0, total = 0;  // bytes of what the current wants need
   int loading = 0, failed = 0;     // requests in flight, needed ones that failed
   int converting = 0;              // chunks whose bytes are in (counted in loaded), still being converted
+  int waiting = 0;                 // requests a host told to wait (429 with Retry-After): asked again soon
   bool paused = false;             // the user cancelled: nothing starts until retry
 };
 

@@ -48,6 +48,10 @@ void pack_source::fail_manifest(const stream_error& e) {
   manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, e};
 }
 
+// A host that ignores Range sends the whole file (probes.bin holds many blobs): allowed, but not an
+// endless one.
+static uint64_t pack_blob_max_bytes(const pack_blob& b) { return b.offset + b.bytes + (64ull << 20); }
+
 std::string pack_source::cache_key(const pack_blob& b) const {
   return base_ + b.file + "@" + std::to_string(b.offset) + "#" + pack_hash_hex(b.xxh3);
 }
@@ -63,6 +67,7 @@ void pack_source::build_items() {
     it.request.length = b.bytes;
     it.request.cache_key = cache_key(b);
     it.request.cache_first = true;
+    it.request.max_bytes = pack_blob_max_bytes(b);
     it.bytes = b.bytes;
     it.owner_tag = (int)info_.size();
     queue_.items.push_back(it);
@@ -166,6 +171,7 @@ static const unsigned char* pack_answer_bytes(const pack_blob& b, const fetch_re
     if (r.n != b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
     return body;
   }
+  if (r.cut && (r.status == 200 || r.status == 206)) return *e = stream_error_sizes(STREAM_TOO_LARGE, r.n, pack_blob_max_bytes(b)), nullptr;
   if (r.status == 206) {
     if (r.content_range_start != b.offset) return e->fault = STREAM_WRONG_RANGE, nullptr;
     if (r.n < b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
@@ -180,9 +186,9 @@ static const unsigned char* pack_answer_bytes(const pack_blob& b, const fetch_re
 }
 
 void pack_source::on_manifest(const fetch_response& r) {
-  if (r.cut || r.n > PACK_MANIFEST_MAX_BYTES) return fail_manifest(stream_error_sizes(STREAM_TOO_LARGE, r.n, PACK_MANIFEST_MAX_BYTES));
   if (!r.from_cache && r.status == 429 && fetch_queue_retry_later(&manifest_queue_, &manifest_queue_.items[0], r)) return;
   if (r.status != 200 && !r.from_cache) return fail_manifest(fetch_queue_answer_error(&manifest_queue_.items[0], r));
+  if (r.cut || r.n > PACK_MANIFEST_MAX_BYTES) return fail_manifest(stream_error_sizes(STREAM_TOO_LARGE, r.n, PACK_MANIFEST_MAX_BYTES));
   const std::string text((const char*)r.body, r.n);
   read_error why;
   if (!pack_manifest_parse(text, &manifest_, &why)) return fail_manifest(stream_error_of(STREAM_FORMAT, why));  // worded by the page

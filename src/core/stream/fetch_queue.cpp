@@ -52,6 +52,7 @@ void fetch_queue_start(fetch_queue* q, fetch_item* it, double now) {
   it->state = FETCH_ITEM_LOADING;
   it->loaded = it->received = it->window_received = 0;
   it->window_start = now;
+  it->not_before = 0;
   it->error = stream_error();
   fetch_request r = it->request;
   if (it->bypass_cache) r.cache_key.clear();

@@ -39,7 +39,7 @@ struct fetch_item {
   uint64_t received = 0;      // body bytes come so far (a whole file's may pass `bytes`)
   double window_start = 0;    // the stall rule's window: its start and `received` then
   uint64_t window_received = 0;
-  double not_before = 0;      // a 429's Retry-After: not asked again before this time
+  double not_before = 0;      // a 429's Retry-After: not asked again before this time (0 once it is)
   double waited = 0;          // seconds a 429 made it wait already (once only)
   bool bypass_cache = false;  // its cached copy failed verification: ask the network
   stream_error error;
