@@ -24,6 +24,10 @@ std::string read_error_fill(const char* fmt, const std::vector<std::string>& arg
     if (p[0] == '%' && p[1] == 's') {
       if (next < args.size()) out += args[next];
       next++, p++;
+    } else if (p[0] == '%' && p[1] >= '1' && p[1] <= '9' && p[2] == '$' && p[3] == 's') {  // "%2$s": one language skips an arg
+      const size_t k = (size_t)(p[1] - '1');
+      if (k < args.size()) out += args[k];
+      p += 3;
     } else if (p[0] == '%' && p[1] == '%') {
       out += '%', p++;
     } else {

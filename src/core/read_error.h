@@ -33,5 +33,6 @@ std::string read_error_text(const read_error& e);
 // For a parser that also returns the CLI's English ("file: reason"): the reason as data in *why
 // (when asked for) and in English in *error. Returns false, for `return read_fail(...)`.
 bool read_fail(std::string* error, read_error* why, const std::string& file, read_error e);
-// A string-table format with its %s filled from `args` in order (missing ones stay empty).
+// A string-table format with its %s filled from `args` in order (missing ones stay empty); "%2$s"
+// takes one by place, so one language may leave out what the other says (a parser's English).
 std::string read_error_fill(const char* fmt, const std::vector<std::string>& args);

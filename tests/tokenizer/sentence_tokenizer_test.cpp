@@ -138,13 +138,23 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     CHECK(e.error.reason.what == STR_TOK_FILE_UNREADABLE);
     CHECK(contains(live_failure_text(e), "(its tokenizer.json cannot be read: "));
     CHECK(contains(live_failure_text(e), "Unigram"));
+    // In Chinese: which part of the file, in Chinese, without the tokenizer's English (issue 22, item 24).
+    strings_set_lang(LAB_LANG_ZH);
+    const std::string zh = live_failure_text(e);
+    strings_set_lang(LAB_LANG_EN);
+    INFO(zh);
+    CHECK(contains(zh, "分词器不支持其中的 'model' 部分"));
+    for (const char* english : {"Unigram", "supported", "type", "BPE"}) CHECK_FALSE(contains(zh, english));
   }
   SECTION("not JSON, or cut short by the host: never handed on, and says which") {
     mem_files m = unmarked_checkpoint(true);
     m.files["tokenizer.json"].resize(m.files["tokenizer.json"].size() / 2);
     open_fixture a(std::move(m));
     REQUIRE(a.src->phase() == SOURCE_FAILED);
-    CHECK(contains(live_failure_text(a.src->failures().at(0)), "(its tokenizer.json cannot be read: "));
+    CHECK(contains(live_failure_text(a.src->failures().at(0)), "(its tokenizer.json is not valid JSON ("));
+    strings_set_lang(LAB_LANG_ZH);
+    CHECK(contains(live_failure_text(a.src->failures().at(0)), "（它的 tokenizer.json 不是有效的 JSON）"));
+    strings_set_lang(LAB_LANG_EN);
     mem_files m2 = unmarked_checkpoint(true);
     open_fixture b(std::move(m2), [](native_fetch& n) { n.faults["tokenizer.json"].truncate = true; });
     REQUIRE(b.src->phase() == SOURCE_FAILED);

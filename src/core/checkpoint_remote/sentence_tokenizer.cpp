@@ -81,6 +81,19 @@ void sentence_tokenizer::pump() {
   state_ = SENTENCE_DONE;
 }
 
+// The part of tokenizer.json a tokenizer's reason is about (its words start with it): a JSON key,
+// the same in every language. "" for JSON that does not parse.
+static std::string tokenizer_reason_part(const std::string& words) {
+  static const char* const kParts[][2] = {
+      {"not valid JSON", ""},           {"normalizer", "normalizer"},     {"pre_tokenizer", "pre_tokenizer"},
+      {"model.vocab", "model.vocab"},   {"model.merges", "model.merges"}, {"added_tokens", "added_tokens"},
+      {"bad regex", "pre_tokenizer"},   {"decoder", "decoder"},
+  };
+  for (const auto& p : kParts)
+    if (words.rfind(p[0], 0) == 0) return p[1];
+  return "model";  // its type, dropout, or the file's shape around it
+}
+
 stream_error sentence_failure_error(const sentence_tokenizer& t) {
   const stream_error& got = t.error();
   stream_error e = stream_error_of(STREAM_NEEDS_IDS);
@@ -93,7 +106,11 @@ stream_error sentence_failure_error(const sentence_tokenizer& t) {
       e.cause = got.fault;
       e.fault = STREAM_NEEDS_IDS;
       break;
-    case SENTENCE_FILE_UNREADABLE: e.reason = read_error_at("", STR_TOK_FILE_UNREADABLE, {got.detail}); break;
+    case SENTENCE_FILE_UNREADABLE: {
+      const std::string part = tokenizer_reason_part(got.detail);
+      e.reason = part.empty() ? read_error_at("", STR_TOK_NOT_JSON, {got.detail}) : read_error_at("", STR_TOK_FILE_UNREADABLE, {got.detail, part});
+      break;
+    }
     case SENTENCE_MODULE: e.reason = read_error_at("", STR_TOK_MODULE, {got.detail}); break;
     case SENTENCE_TOO_LONG: e.reason = read_error_at("", STR_TOK_TOO_LONG, {got.detail, std::to_string((int)SENTENCE_MAX_TOKENS)}); break;
   }

@@ -198,6 +198,7 @@ void tensor_fetch::shard_changed(int shard) {
   if (shard_held_[shard]) return;
   shard_held_[shard] = 1;
   changed_.push_back(shard);
+  files_changed_++;
   for (size_t t = 0; t < tensors_.size(); t++)
     if (tensors_[t].plan.shard == shard) forget((int)t);
 }

@@ -108,8 +108,9 @@ struct tensor_fetch final : fetch_sink {
   // The caller dropped what it made of t: its chunks come again (from the cache, usually).
   void forget(int t);
 
-  // Shards whose file changed since the last call (each once).
+  // Shards whose file changed since the last call (each once), and how often one did in all.
   std::vector<int> changed_shards();
+  uint64_t files_changed() const { return files_changed_; }
   // The header of `shard` came again: its tensors are planned anew from it. False when one of them
   // is gone or no longer the rows it was (the caller checks shapes before and fails).
   bool replan_shard(const checkpoint_opened& opened, int shard);
@@ -165,6 +166,7 @@ struct tensor_fetch final : fetch_sink {
   std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
   std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
   std::vector<int> changed_;
+  uint64_t files_changed_ = 0;
   std::deque<convert_job> jobs_;        // in arrival order
   double convert_seconds_ = 0, convert_max_seconds_ = 0;
   std::string storage_notice_;

@@ -37,6 +37,9 @@ std::string checkpoint_source::file_url(const std::string& file) const { return 
 void checkpoint_source::fail_open(const source_failure& f) {
   open_failure_ = f;
   phase_ = SOURCE_FAILED;
+  model_ = source_model();
+  wants_ = layer_wants();
+  refused_.clear();
   fetch_.reset();
   for (std::vector<matrix_state>& L : layers_)
     for (matrix_state& m : L) free_matrix(&m);
@@ -166,14 +169,16 @@ void checkpoint_source::open_step(double now) {
   model_.intermediate = c.intermediate;
   model_.num_layers = c.layers;
   model_.probes = probe_.probes;
-  want({}, -1);
   phase_ = SOURCE_READY;
+  want(want_layers_, want_whole_);
   generation_++;
 }
 
 // [SECTION] what the view needs, and room for it
 
 void checkpoint_source::want(const std::vector<int>& result_layers, int whole_layer) {
+  want_layers_ = result_layers, want_whole_ = whole_layer;  // kept for when it opens
+  if (phase_ != SOURCE_READY) return;
   wants_.set(model_, result_layers, whole_layer);
   refused_ = layer_wants_too_large(wants_, options_.resident_bytes, [&](int li, int part) { return layers_[li][part].bytes; });
 }
@@ -239,7 +244,6 @@ void checkpoint_source::follow_changed_files(double now) {
     opener_->reread_shard(s);
     rereading_.push_back(s);
     generation_++;
-    dropped_++;
   }
   if (rereading_.empty() || !opener_done(now)) return;
   source_failure f;

@@ -91,7 +91,7 @@ struct checkpoint_source final : layer_source, tensor_converter {
   int requests_in_flight() const { return fetch_ ? fetch_->requests_in_flight() : 0; }
   // How often converted data was let go (a layer evicted, a changed file dropped): the only times
   // progress may go back while the wants stay the same (the fuzz target checks it).
-  uint64_t data_dropped() const { return dropped_; }
+  uint64_t data_dropped() const { return dropped_ + (fetch_ ? fetch_->files_changed() : 0); }
 
  private:
   enum role_kind { ROLE_EMBED, ROLE_NORM, ROLE_MATRIX };
@@ -134,7 +134,9 @@ struct checkpoint_source final : layer_source, tensor_converter {
   checkpoint_probe probe_;
   std::vector<role> roles_;                 // per tensor_fetch id
   std::vector<std::vector<matrix_state>> layers_;  // [layer index][part]
-  layer_wants wants_;
+  layer_wants wants_;                       // as layer indices, once open
+  std::vector<int> want_layers_;            // as the view asked (model layer numbers)
+  int want_whole_ = -1;
   std::vector<layer_too_large> refused_;    // what the wants need that cannot fit the budget
   layer_residency residency_;
   std::vector<int> rereading_;              // shards whose header is read again

@@ -1,5 +1,5 @@
 // The seam between whoever wants bytes from the network (a layer source, the page's fonts) and
-// the transport: the page implements it with emscripten-fetch and IndexedDB
+// the transport: the page implements it with fetch() and IndexedDB
 // (platform/web/fetch_web.cpp), the tests with files in memory and injected faults
 // (platform/native/fetch_native.h). Data walks one way: the caller starts a request and names the
 // sink its answers go to; the transport never knows what it carries.

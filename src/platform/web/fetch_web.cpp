@@ -192,6 +192,7 @@ struct web_request {
   uint64_t max_bytes = 0;
   bool fallback = false;  // the network failed: the cache is the last resort (the manifest)
   bool in_flight = false; // a fetch() runs for it (js_fetch_abort on cancel)
+  bool redirect_failed = false;  // why the network failed, if the cache has nothing either
 };
 
 struct web_fetch : fetch_client {
@@ -341,6 +342,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_answer(uint32_t id, int status
   q.in_flight = false;
   if (status == 0 && !q.key.empty() && !q.cache_first) {  // offline: try the verified cache
     q.fallback = true;
+    q.redirect_failed = redirect_failed != 0;
     js_idb_get(id, q.key.c_str());
     return;
   }
@@ -366,6 +368,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
       fetch_response r;
       r.status = 0;
       r.error = "offline, and this pack was never opened here";
+      r.redirect_failed = it->second.redirect_failed;
       g_fetch.answer(id, r);
       return;
     }
