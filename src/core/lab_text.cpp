@@ -186,10 +186,12 @@ std::string lab_model_text(const lab_state& s) {
 
 std::string lab_quiz_number_text(int q) { return strf(tr(STR_QUIZ_NUMBER), (std::to_string(q + 1) + " / " + std::to_string(int(QUIZ_COUNT))).c_str()); }
 
-std::string quiz_view_text(const lab_state& s, live_session*, const live_choice&) {
+std::string quiz_view_text(const lab_state& s, live_session* ls, const live_choice&) {
   const quiz_id q = quiz_id(s.quiz < 0 || s.quiz >= QUIZ_COUNT ? 0 : s.quiz);
   std::string out = view_head(STR_VIEW_QUIZ);
-  out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, quiz_live_answers()) + "\n";
+  // The answers the panel shows (a live question names the layer its share was counted on).
+  const quiz_live_answers live = ls ? quiz_live_from(s, ls) : quiz_live_answers();
+  out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, live) + "\n";
   for (int i = 0; i < QUIZ[q].option_count; ++i)
     out += std::string(1, char('A' + i)) + ". " + tr(QUIZ[q].options[i]) + "\n";
   return out;
@@ -207,7 +209,7 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
   const lab_view_info& v = lab_view_get(s.view);
   std::string out;
   if (!v.live()) {
-    out = v.text(s, nullptr, live_choice());
+    out = v.text(s, ls, live_choice());  // the quiz reads the session's results
   } else {
     // A live view: its title, where the weights come from and how far they are, then its own rows.
     out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";

@@ -13,7 +13,8 @@
 
 struct live_session;
 struct live_choice;
-// The live views (view_table.h) also read the session's source and results; the others ignore them.
+// The live views (view_table.h) read the session's source and results; of the others only the
+// quiz does (its live questions' answers), the rest ignore it.
 std::string lab_text(const lab_state& state, live_session* live = nullptr, const live_choice* choice = nullptr);
 // The mirror texts of the views without weights (the view table names them).
 std::string hand_view_text(const lab_state& s, live_session*, const live_choice&);

@@ -209,6 +209,28 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
   return out + view_row_line(silu) + "\n";
 }
 
+quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
+  quiz_live_answers live;
+  if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
+  const live_choice c = live_resolve(s, ls->source.get());
+  if (!c.ready) return live;
+  for (const gate_row& r : live_gate_rows(ls, s, c)) {
+    if (!r.available) continue;
+    live.open_layer = r.layer;
+    live.open_ready = true;
+    live.open_percent = 100.0 * r.counts.open_share();
+    break;
+  }
+  const token_experiments& k = ls->tokens;
+  if (k.valid && k.layer == c.layer && k.probe == c.probe && k.token == c.token) {
+    live.shuffle_ready = true;
+    live.shuffle_max_diff = k.shuffle.max_abs_diff;
+    live.change_ready = true;
+    for (int t : token_experiments_moved(k)) live.changed.push_back(int64_t(t));
+  }
+  return live;
+}
+
 // [SECTION] typing a sentence (sentence_tokenizer.h)
 std::string sentence_failure_text(const sentence_tokenizer& t) {
   switch (t.failure()) {

@@ -10,6 +10,7 @@
 #include "core/gates_text.h"
 #include "core/lab_state.h"
 #include "core/experiments/live_session.h"
+#include "core/quiz.h"
 
 // A token's text for chips and the mirror: its piece when the source has one, else "#id".
 std::string live_token_text(const source_model& m, int probe, int token);
@@ -53,6 +54,11 @@ std::string weights_zoom_text(const lab_state& s);
 // The unit's silu(gate) on each probe token, coloured by the histograms' threshold; no cells
 // until the layer's gate values are computed here.
 view_row weights_silu_row(const lab_state& s, live_session* ls, const live_choice& c);
+
+// The quiz's live questions' answers (core/quiz.h), from the results the session already holds:
+// the gate histograms' first shown layer that has its counts, the per-token experiments. Not
+// ready until a live view made them. The quiz panel and its mirror both ask here.
+quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls);
 
 // [SECTION] typing a sentence: why the checkpoint's tokenizer gave no ids, in the current language
 // ("the checkpoint has no tokenizer.json", "its tokenizer.json cannot be read: ...").

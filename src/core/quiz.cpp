@@ -235,3 +235,7 @@ int quiz_progress_right(const quiz_progress& p) {
   for (quiz_verdict v : p.verdict) n += v == QUIZ_RIGHT;
   return n;
 }
+
+std::string quiz_progress_text(const quiz_progress& p) {
+  return strf(tr(STR_QUIZ_PROGRESS), std::to_string(quiz_progress_right(p)).c_str(), std::to_string(int(QUIZ_COUNT)).c_str());
+}

@@ -383,6 +383,29 @@ TEST_CASE("quiz: the live questions are checked against values computed from the
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
 }
 
+// Issue 21 §2: the mirror asked the quiz's prompt with no live answers, so with layer=2 in the link
+// it named layer 2 while the page named layer 0, the first histogram with its counts.
+TEST_CASE("quiz: a live question names the same layer on the page and in the mirror, every number alike") {
+  lesson_live_pack lp;
+  for (const char* lang : {"en", "zh"}) {
+    lesson_page page(std::string("#v=1&view=gates&layer=2&lang=") + lang);
+    lp.settle(page);
+    page.open(std::string("#v=1&view=quiz&quiz=open&layer=2&lang=") + lang);
+    const quiz_live_answers live = quiz_live_from(page.app.state, &page.app.live);
+    REQUIRE(live.open_ready);
+    CHECK(live.open_layer == 0);  // the gates show 0, 2 and 4: 0 is the first with its counts
+    const lab_lang l = std::string(lang) == "en" ? LAB_LANG_EN : LAB_LANG_ZH;
+    const std::string prompt = strf(tr_in(l, STR_QUIZ_OPEN_Q), "0", "0.1");
+    scroll_through(page, std::string("quiz open after the gates ") + lang);
+    CHECK(shows(prompt));
+    CHECK(contains(page.mirror(), prompt));
+    check_mirror_has_every_number(page.mirror(), std::string("quiz open ") + lang, 1);
+    page.answer("30");  // the explanation's share too
+    scroll_through(page, std::string("quiz open answered ") + lang);
+    check_mirror_has_every_number(page.mirror(), std::string("quiz open answered ") + lang, 2);
+  }
+}
+
 // [SECTION] common questions, lesson paths, the projector layout
 
 TEST_CASE("common questions: folded under their views, open into the mirror, fold again") {
