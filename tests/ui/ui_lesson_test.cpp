@@ -8,7 +8,6 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +30,10 @@
 #include "ui/page_style.h"
 #include "ui/focus.h"
 #include "ui/widgets.h"
+
+// ui_harness.cpp's number check (its header's page driver would clash with this file's own).
+void check_mirror_has_every_number(const std::vector<item_record>& seen, const std::string& mirror,
+                                   const std::string& what, int at_least);
 
 namespace {  // this file's own page driver (ui_test.cpp has its own)
 
@@ -180,25 +183,9 @@ bool has_widget(const std::string& name) {
   return false;
 }
 
-bool is_table_string(const std::string& text) {
-  for (int i = 0; i < STR_COUNT; ++i)
-    if (text == tr(str_id(i))) return true;
-  return false;
-}
-
-// Every decimal and thousands-grouped number printed must be in the mirror too.
+// Every number printed must be in the mirror too (ui_harness.h says how).
 void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
-  static const std::regex number("-?[0-9]+(,[0-9]{3})+|-?[0-9]+\\.[0-9]+");
-  int checked = 0;
-  for (const item_record& r : seen) {
-    if (r.text.empty() || is_table_string(r.text)) continue;
-    for (std::sregex_iterator m(r.text.begin(), r.text.end(), number), end; m != end; ++m) {
-      INFO(what << ": \"" << m->str() << "\" from \"" << r.text << "\" is not in the mirror:\n" << mirror);
-      CHECK(contains(mirror, m->str()));
-      ++checked;
-    }
-  }
-  CHECK(checked >= at_least);
+  ::check_mirror_has_every_number(seen, mirror, what, at_least);
 }
 
 struct screen { float w, h; };
@@ -399,10 +386,10 @@ TEST_CASE("quiz: a live question names the same layer on the page and in the mir
     scroll_through(page, std::string("quiz open after the gates ") + lang);
     CHECK(shows(prompt));
     CHECK(contains(page.mirror(), prompt));
-    check_mirror_has_every_number(page.mirror(), std::string("quiz open ") + lang, 1);
+    check_mirror_has_every_number(page.mirror(), std::string("quiz open ") + lang, 4);
     page.answer("30");  // the explanation's share too
     scroll_through(page, std::string("quiz open answered ") + lang);
-    check_mirror_has_every_number(page.mirror(), std::string("quiz open answered ") + lang, 2);
+    check_mirror_has_every_number(page.mirror(), std::string("quiz open answered ") + lang, 5);
   }
 }
 
