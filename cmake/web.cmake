@@ -136,7 +136,7 @@ target_compile_options(swiglu_lab PRIVATE -Oz -fno-rtti)
 set_property(SOURCE
   src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/lab_state.cpp src/core/lab_text.cpp
   src/core/number_format.cpp src/core/param_budget.cpp src/core/strings.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp src/core/json_read.cpp
+  src/core/view_table.cpp src/core/view_rows.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp src/core/json_read.cpp
   src/core/checkpoint/checkpoint.cpp src/core/checkpoint/synthetic_checkpoint.cpp
   src/core/pack/pack_format.cpp src/core/pack/pack_read.cpp src/core/pack/pack_build.cpp
   src/core/mlp_part.cpp src/core/live_view.cpp src/core/quiz.cpp src/core/glossary.cpp src/core/faq.cpp
@@ -176,7 +176,7 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 set(EARLY_TEXT_SOURCES
   src/early/early_text.cpp src/early/live_view_absent.cpp
   src/core/lab_text_open.cpp src/core/lab_text.cpp src/core/lab_state.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/strings.cpp src/core/number_format.cpp src/core/activations.cpp
+  src/core/view_table.cpp src/core/view_rows.cpp src/core/strings.cpp src/core/number_format.cpp src/core/activations.cpp
   src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/param_budget.cpp src/core/model_budget.cpp
   src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
   src/core/checkpoint_remote/model_location.cpp

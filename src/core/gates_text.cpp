@@ -61,24 +61,35 @@ std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, do
   return out;
 }
 
+std::vector<std::string> gates_legend_lines(double thr) {
+  const std::string t = fmt_short(thr);
+  return {strf(tr(STR_GATES_OPEN), t.c_str()),
+          thr > 0 ? strf(tr(STR_GATES_NEGATIVE), t.c_str()) : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO))};
+}
+
+view_row gates_layer_row(const gate_row& r, double thr) {
+  view_row row;
+  row.label = strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str());
+  if (!r.available) {
+    row.note = tr(STR_LIVE_WAITING);
+    row.note_tone = TONE_MUTED;
+    return row;
+  }
+  row.note = tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED);
+  row.note_tone = r.live ? TONE_LIVE : TONE_PRECOMPUTED;
+  const double open = r.counts.open_share(), neg = r.counts.negative_share();
+  row.cells = {{"> " + fmt_short(thr), fmt_percent(open), TONE_OPEN},
+               {"< " + fmt_short(-thr), fmt_percent(neg), TONE_RELU},  // "-0.1"; "0", never "-0"
+               {tr(STR_GATES_BETWEEN), fmt_percent(std::max(0.0, 1 - open - neg)), TONE_MUTED}};
+  return row;
+}
+
 std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
                             const std::string& token_line) {
-  const std::string thr = fmt_short(s.threshold);
-  std::string out = strf(tr(STR_GATES_OPEN), thr.c_str()) + "; " +
-                    (s.threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), thr.c_str()) : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO))) + "\n";
+  const std::vector<std::string> legend = gates_legend_lines(s.threshold);
+  std::string out = legend[0] + "; " + legend[1] + "\n";
   out += token_line;
-  const std::string colon = tr(STR_MIRROR_COLON), sep = tr(STR_MIRROR_SEP);
-  for (const gate_row& r : rows) {
-    out += strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()) + colon;
-    if (!r.available) {
-      out += std::string(tr(STR_LIVE_WAITING)) + "\n";
-      continue;
-    }
-    const double open = r.counts.open_share(), neg = r.counts.negative_share();
-    out += std::string("(") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ") > " + thr + colon + fmt_percent(open) + sep +
-           "< " + fmt_short(-s.threshold) + colon + fmt_percent(neg) + sep + tr(STR_GATES_BETWEEN) + colon +
-           fmt_percent(std::max(0.0, 1 - open - neg)) + "\n";
-  }
+  for (const gate_row& r : rows) out += view_row_line(gates_layer_row(r, s.threshold)) + "\n";
   for (const std::string& line : live_gate_summary(rows, s.threshold, synthetic)) out += line + "\n";
   return out;
 }
@@ -125,8 +136,8 @@ std::string gates_histogram_svg(const std::vector<gate_row>& rows, double thr) {
     out += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"gates-svg\" viewBox=\"0 0 " + num(W) + " " + num(H) +
            "\" font-size=\"12\" font-family=\"system-ui, sans-serif\"><g class=\"gates-layer\" data-layer=\"" +
            std::to_string(r.layer) + "\">";
-    std::string title = strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str());
-    if (r.available) title += std::string(" (") + tr(r.live ? STR_LIVE_LIVE : STR_LIVE_PRECOMPUTED) + ")";
+    const view_row row = gates_layer_row(r, thr);
+    const std::string title = r.available ? row.label + " " + view_row_note(row) : row.label;
     out += "<text x=\"" + num(PX0) + "\" y=\"14\" fill=\"#333\">" + xml_text(title) + "</text>";
     out += "<rect x=\"" + num(PX0) + "\" y=\"" + num(PY0) + "\" width=\"" + num(PX1 - PX0) + "\" height=\"" + num(PY1 - PY0) +
            "\" fill=\"#fff\" stroke=\"" + hex(RGB_FRAME) + "\"/>";

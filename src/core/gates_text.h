@@ -9,6 +9,7 @@
 
 #include "core/lab_state.h"
 #include "core/experiments/gate_activity.h"
+#include "core/view_rows.h"
 
 struct pack_manifest;
 
@@ -21,6 +22,13 @@ std::vector<int> gates_shown_layers(const std::vector<int64_t>& asked, const std
 // The sentence under the histograms: what the numbers shown say, and the lesson's real figures
 // beside them when the weights are synthetic.
 std::vector<std::string> live_gate_summary(const std::vector<gate_row>& rows, double thr, bool synthetic);
+
+// The legend over the histograms: "open: silu(gate) > 0.1", "negative: silu(gate) < -0.1".
+std::vector<std::string> gates_legend_lines(double thr);
+
+// One layer's column as the panel draws it and the mirror prints it: "Layer 0", its state (live,
+// precomputed, waiting) and its three shares (above +thr, below -thr, between).
+view_row gates_layer_row(const gate_row& r, double thr);
 
 // The gates view's mirror below the header: the threshold line, `token_line` (the one token
 // shown, "" for all), a line per layer with its shares, the summary.

@@ -1,8 +1,6 @@
 // Text mirror (see lab_text.h).
 #include "core/lab_text.h"
 
-#include <cstdio>
-
 #include "core/activations.h"
 #include "core/glossary.h"
 #include "core/model_budget.h"
@@ -21,15 +19,42 @@ static std::string view_head(str_id view) { return std::string(tr(view)) + tr(ST
 
 std::string lab_silu_minimum_text() {
   const act_extremum m = act_silu_minimum();
-  return std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value);
+  return std::string(tr(STR_SILU_MIN)) + ": SiLU(" + fmt6(m.z) + ") = " + fmt6(m.value) + tr(STR_SENTENCE_END) + " " +
+         tr(STR_SILU_MIN_NOTE);
+}
+
+std::vector<view_row> lab_silu_rows(const lab_state& s) {
+  const double z = s.probe_z, silu = act_silu(z), relu = act_relu(z);
+  std::vector<view_row> rows = {{"z", "", {{"", fmt6(z)}}},
+                                {"SiLU(z)", "", {{"", fmt6(silu)}}, TONE_SILU},
+                                {"ReLU(z)", "", {{"", fmt6(relu)}}, TONE_RELU},
+                                {tr(STR_SILU_DIFF), "", {{"", fmt6(silu - relu)}}}};
+  if (s.show_sigmoid) rows.push_back({"sigmoid(z)", "", {{"", fmt6(act_sigmoid(z))}}, TONE_SIGMOID});
+  if (s.show_gelu) rows.push_back({"GELU(z)", "", {{"", fmt6(act_gelu(z))}}, TONE_GELU});
+  return rows;
+}
+
+std::string lab_silu_probe_text(const lab_state& s) {
+  const std::string z = fmt_short(s.probe_z);
+  return s.probe_z < 0 ? strf(tr(STR_SILU_NEG), z.c_str(), fmt6(act_silu(s.probe_z)).c_str()) : strf(tr(STR_SILU_POS), z.c_str());
 }
 
 std::string lab_step_of_text(int step) { return strf(tr(STR_HAND_STEP_OF), step, HAND_STEP_COUNT - 1); }
 
-static str_id hand_step_title(int step) {
+const char* lab_step_title(int step) {
   static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
                                                  STR_HAND_STEP_3, STR_HAND_STEP_4, STR_HAND_STEP_5};
-  return titles[step];
+  return tr(titles[step < 0 ? 0 : step >= HAND_STEP_COUNT ? HAND_STEP_COUNT - 1 : step]);
+}
+
+std::vector<view_row> lab_and_rows() {
+  std::vector<view_row> rows;
+  for (int bits = 0; bits < 4; ++bits) {
+    const double x1 = bits >> 1, x2 = bits & 1, out = hand_and(x1, x2);
+    rows.push_back({"", "", {{"", fmt_short(x1)}, {"", fmt_short(x2)}, {"", fmt6(x1)}, {"", fmt6(act_silu(x2))},
+                             {"", fmt6(out), out > 0.5 ? TONE_MARKED : TONE_PLAIN}}});
+  }
+  return rows;
 }
 
 // A matrix row by row, as its editable cells show it: "[1, 0; 0, 1; 1, 1; -1, 0]".
@@ -52,7 +77,7 @@ std::vector<std::string> lab_fixed_gate_lines(const lab_state& s) {
 std::string hand_view_text(const lab_state& s, live_session*, const live_choice&) {
   hand_trace t = hand_forward(s.x, s.w);
   std::string out =
-      strf(tr(STR_MIRROR_HEAD), tr(STR_VIEW_HAND), lab_step_of_text(s.step).c_str(), tr(hand_step_title(s.step))) + "\n";
+      strf(tr(STR_MIRROR_HEAD), tr(STR_VIEW_HAND), lab_step_of_text(s.step).c_str(), lab_step_title(s.step)) + "\n";
   for (const std::string& line : hand_step_lines(s.step, s.x, s.w, t)) out += line + "\n";
   out += list_head(STR_MIRROR_VALUES);
   out += "x = [" + fmt_short(s.x[0]) + ", " + fmt_short(s.x[1]) + "]\n";
@@ -67,39 +92,24 @@ std::string hand_view_text(const lab_state& s, live_session*, const live_choice&
   if (s.step >= HAND_STEP_DOWN) out += "y = " + fmt_vec6(t.y, HAND_OUT) + "\n";
   // The follow-ups sit in folded sections on the page; a screen reader gets their numbers too.
   out += list_head(STR_HAND_AND_TITLE);
-  for (int bits = 0; bits < 4; ++bits) {
-    double x1 = bits >> 1, x2 = bits & 1;
-    out += strf(tr(STR_MIRROR_AND_ROW), fmt_short(x1).c_str(), fmt_short(x2).c_str(), fmt6(x1).c_str(),
-                fmt6(act_silu(x2)).c_str(), fmt6(hand_and(x1, x2)).c_str()) + "\n";
-  }
+  for (const view_row& r : lab_and_rows())
+    out += strf(tr(STR_MIRROR_AND_ROW), r.cells[0].value.c_str(), r.cells[1].value.c_str(), r.cells[2].value.c_str(),
+                r.cells[3].value.c_str(), r.cells[4].value.c_str()) + "\n";
   out += list_head(STR_HAND_FIXED_TITLE);
   for (const std::string& line : lab_fixed_gate_lines(s)) out += line + "\n";
   return out;
 }
 
 std::string silu_view_text(const lab_state& s, live_session*, const live_choice&) {
-  double z = s.probe_z, silu = act_silu(z), relu = act_relu(z);
   std::string out = view_head(STR_VIEW_SILU);
-  out += "z = " + fmt6(z) + "\n";
-  out += "SiLU(z) = " + fmt6(silu) + "\n";
-  out += "ReLU(z) = " + fmt6(relu) + "\n";
-  out += std::string(tr(STR_SILU_DIFF)) + " = " + fmt6(silu - relu) + "\n";
-  if (s.show_sigmoid) out += "sigmoid(z) = " + fmt6(act_sigmoid(z)) + "\n";
-  if (s.show_gelu) out += "GELU(z) = " + fmt6(act_gelu(z)) + "\n";
+  for (const view_row& r : lab_silu_rows(s)) out += r.label + " = " + r.cells[0].value + "\n";  // an equation reads best
+  out += lab_silu_probe_text(s) + "\n";
   out += lab_silu_minimum_text() + "\n";
   return out;
 }
 
-// Two decimals as the lessons print them (10.50 h²), but a tiny f still shows digits (0.000732 h²).
-static std::string two_decimals_or_significant(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, v >= 0.995 ? "%.2f" : "%.3g", v);
-  return buf;
-}
-
 std::string lab_budget_ratio_text(const budget_counts& c) {
-  return strf(tr(STR_BUDGET_RATIO), two_decimals_or_significant(c.swiglu_h2).c_str(),
-              (two_decimals_or_significant(100.0 * c.swiglu_vs_classic) + "%").c_str());
+  return strf(tr(STR_BUDGET_RATIO), fmt_ratio(c.swiglu_h2).c_str(), fmt_percent_sig(c.swiglu_vs_classic).c_str());
 }
 
 std::string lab_budget_all_layers_text(int64_t layers) {
@@ -138,23 +148,15 @@ std::string budget_view_text(const lab_state& s, live_session*, const live_choic
 
 // [SECTION] the lesson's views (issue 14)
 
-static std::string mb2(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f MB", model_megabytes(bytes));
-  return buf;
-}
+static std::string mb(int64_t bytes) { return fmt_mb(bytes) + " MB"; }
 
 std::string lab_model_share_text() {
   const model_budget b = model_budget_count(model_config_qwen35_08b());
-  char share[32];
-  std::snprintf(share, sizeof share, "%.1f %%", 100.0 * b.mlp_share);
-  return strf(tr(STR_MODEL_SHARE), fmt_count(b.mlp).c_str(), fmt_count(b.total).c_str(), share);
+  return strf(tr(STR_MODEL_SHARE), fmt_count(b.mlp).c_str(), fmt_count(b.total).c_str(), fmt_percent1(b.mlp_share).c_str());
 }
 
 std::string lab_model_percent(int64_t count) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * double(count) / double(model_budget_count(model_config_qwen35_08b()).total));
-  return buf;
+  return fmt_percent1(double(count) / double(model_budget_count(model_config_qwen35_08b()).total));
 }
 
 std::vector<lab_model_row> lab_model_rows() {
@@ -165,8 +167,8 @@ std::vector<lab_model_row> lab_model_rows() {
 
 std::vector<std::vector<std::string>> lab_decode_rows(const lab_state& s) {
   const decode_traffic t = decode_traffic_count(s.hidden, s.intermediate, s.layers);
-  return {{tr(STR_DECODE_ONE_LAYER), mb2(t.bf16_layer), mb2(t.int8_layer)},
-          {lab_budget_all_layers_text(s.layers), mb2(t.bf16_all), mb2(t.int8_all)}};
+  return {{tr(STR_DECODE_ONE_LAYER), mb(t.bf16_layer), mb(t.int8_layer)},
+          {lab_budget_all_layers_text(s.layers), mb(t.bf16_all), mb(t.int8_all)}};
 }
 
 std::string lab_model_text(const lab_state& s) {
@@ -184,10 +186,12 @@ std::string lab_model_text(const lab_state& s) {
 
 std::string lab_quiz_number_text(int q) { return strf(tr(STR_QUIZ_NUMBER), (std::to_string(q + 1) + " / " + std::to_string(int(QUIZ_COUNT))).c_str()); }
 
-std::string quiz_view_text(const lab_state& s, live_session*, const live_choice&) {
+std::string quiz_view_text(const lab_state& s, live_session* ls, const live_choice&) {
   const quiz_id q = quiz_id(s.quiz < 0 || s.quiz >= QUIZ_COUNT ? 0 : s.quiz);
   std::string out = view_head(STR_VIEW_QUIZ);
-  out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, quiz_live_answers()) + "\n";
+  // The answers the panel shows (a live question names the layer its share was counted on).
+  const quiz_live_answers live = ls ? quiz_live_from(s, ls) : quiz_live_answers();
+  out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, live) + "\n";
   for (int i = 0; i < QUIZ[q].option_count; ++i)
     out += std::string(1, char('A' + i)) + ". " + tr(QUIZ[q].options[i]) + "\n";
   return out;
@@ -205,7 +209,7 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
   const lab_view_info& v = lab_view_get(s.view);
   std::string out;
   if (!v.live()) {
-    out = v.text(s, nullptr, live_choice());
+    out = v.text(s, ls, live_choice());  // the quiz reads the session's results
   } else {
     // A live view: its title, where the weights come from and how far they are, then its own rows.
     out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";

@@ -9,10 +9,12 @@
 
 #include "core/lab_state.h"
 #include "core/url_state.h"
+#include "core/view_rows.h"
 
 struct live_session;
 struct live_choice;
-// The live views (view_table.h) also read the session's source and results; the others ignore them.
+// The live views (view_table.h) read the session's source and results; of the others only the
+// quiz does (its live questions' answers), the rest ignore it.
 std::string lab_text(const lab_state& state, live_session* live = nullptr, const live_choice* choice = nullptr);
 // The mirror texts of the views without weights (the view table names them).
 std::string hand_view_text(const lab_state& s, live_session*, const live_choice&);
@@ -23,7 +25,18 @@ std::string glossary_view_text(const lab_state& s, live_session*, const live_cho
 
 // "Step 3 of 5" (in the current language): the hand calculation's counter, panel and mirror alike.
 std::string lab_step_of_text(int step);
-// "SiLU's minimum: SiLU(-1.278465) = -0.278465" (in the current language), panel and mirror alike.
+// The step's title, "activation: g = silu(a) = a·sigmoid(a)", panel and mirror alike.
+const char* lab_step_title(int step);
+// Lesson 002's AND follow-up, a row per (x₁, x₂): x₁, x₂, u = x₁, silu(a) with a = x₂, and
+// u·silu(a) / silu(1), marked where it is on.
+std::vector<view_row> lab_and_rows();
+
+// The SiLU view's readout: z, SiLU(z), ReLU(z), their difference, and the overlays shown.
+std::vector<view_row> lab_silu_rows(const lab_state& s);
+// The sentence under it: "At z = -1 (negative), ReLU gives exactly 0 while SiLU still lets -0.268941 through."
+std::string lab_silu_probe_text(const lab_state& s);
+// "SiLU's minimum: SiLU(-1.278465) = -0.278465. At the minimum, silu(z) = z + 1." (in the current
+// language), panel and mirror alike.
 std::string lab_silu_minimum_text();
 
 // The budget table's rows, as the panel and the mirror both print them.

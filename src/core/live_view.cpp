@@ -146,44 +146,113 @@ std::string gates_view_text(const lab_state& s, live_session* ls, const live_cho
   return gates_rows_text(s, live_gate_rows(ls, s, c), m.synthetic, token);
 }
 
-std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
+bool perm_results_shown(live_session* ls, const live_choice& c) {
+  const token_experiments& k = ls->tokens;
+  return k.valid && k.layer == c.layer && k.probe == c.probe && (int)k.change.size() >= c.tokens;
+}
+
+std::string perm_result_text(live_session* ls) {
+  const double d = ls->tokens.shuffle.max_abs_diff;
+  return strf(tr(STR_PERM_RESULT), d == 0 ? tr(STR_PERM_EXACT) : fmt6(d).c_str());
+}
+
+std::vector<view_row> perm_change_rows(live_session* ls, const live_choice& c) {
   const source_model& m = ls->source->model();
+  const token_experiments& k = ls->tokens;
+  double peak = 0;
+  for (int t = 0; t < c.tokens; t++) peak = std::max(peak, k.change[t]);
+  std::vector<view_row> rows;
+  for (int t = 0; t < c.tokens; t++) {
+    view_row r;
+    r.label = std::to_string(t) + " " + live_token_text(m, c.probe, t);
+    r.cells = {{"", k.change[t] == 0 ? std::string("0") : fmt6(k.change[t])}};  // exactly 0, not "0.000000"
+    r.tone = t == c.token ? TONE_MARKED : TONE_PLAIN;
+    r.bar = peak > 0 ? k.change[t] / peak : 0;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::string perm_only_k_text(live_session* ls, const live_choice& c) {
+  if (token_experiments_moved(ls->tokens) != std::vector<int>{c.token}) return "";
+  return strf(tr(STR_PERM_ONLY_K), std::to_string(c.token).c_str());
+}
+
+std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
   std::string order;
   for (int i : c.perm) order += (order.empty() ? "" : ", ") + std::to_string(i);
   std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + "\n";
   out += "perm = [" + order + "]\n";
   const token_experiments& k = ls->tokens;
-  if (!k.valid || k.layer != c.layer || k.probe != c.probe) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
-  out += strf(tr(STR_PERM_RESULT), k.shuffle.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k.shuffle.max_abs_diff).c_str()) + "\n";
+  if (!perm_results_shown(ls, c)) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  out += perm_result_text(ls) + "\n";
   if (k.shuffle.max_abs_diff == 0) out += std::string(tr(STR_PERM_WHY)) + "\n";
   out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + tr(STR_MIRROR_SEP) + tr(STR_PERM_DELTA) + " = " +
          fmt_short(s.delta) + "\n" + tr(STR_PERM_CHANGE_ROW) + tr(STR_MIRROR_COLON) + "\n";
-  for (int t = 0; t < c.tokens && t < (int)k.change.size(); t++)
-    out += "  " + std::to_string(t) + " " + live_token_text(m, c.probe, t) + tr(STR_MIRROR_COLON) +
-           (k.change[t] == 0 ? std::string("0") : fmt6(k.change[t])) + "\n";
-  const std::vector<int> moved = token_experiments_moved(k);
+  for (const view_row& r : perm_change_rows(ls, c)) out += "  " + view_row_line(r) + "\n";
   std::string list;
-  for (int t : moved) list += (list.empty() ? "" : ", ") + std::to_string(t);
+  for (int t : token_experiments_moved(k)) list += (list.empty() ? "" : ", ") + std::to_string(t);
   out += strf(tr(STR_PERM_MOVED), list.empty() ? "-" : list.c_str()) + "\n";
-  if (moved == std::vector<int>{c.token}) out += strf(tr(STR_PERM_ONLY_K), std::to_string(c.token).c_str()) + "\n";
+  const std::string only_k = perm_only_k_text(ls, c);
+  if (!only_k.empty()) out += only_k + "\n";
   return out;
+}
+
+std::string weights_matrix_text(const source_model& m, mlp_part part) {
+  const int64_t rows = part == MLP_DOWN ? m.hidden : m.intermediate, cols = part == MLP_DOWN ? m.intermediate : m.hidden;
+  return std::string(mlp_part_symbol(part)) + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")";
+}
+
+std::string weights_unit_text(const live_choice& c) { return std::string(tr(STR_WEIGHTS_UNIT)) + " " + std::to_string(c.unit); }
+
+std::string weights_zoom_text(const lab_state& s) { return strf(tr(STR_WEIGHTS_ZOOM), fmt_zoom(s.heat_zoom).c_str()); }
+
+view_row weights_silu_row(const lab_state& s, live_session* ls, const live_choice& c) {
+  view_row row;
+  bool live = false;
+  const std::vector<float>* v = gate_activity_values(&ls->gates, ls->source.get(), c.layer, c.probe, &live);
+  if (!v || !live) return row;
+  const source_model& m = ls->source->model();
+  row.label = tr(STR_WEIGHTS_SILU);
+  const float thr = (float)s.threshold;  // the histograms' line: open above, shut below its negative
+  for (int t = 0; t < c.tokens; t++) {
+    const float val = (*v)[(size_t)t * m.intermediate + c.unit];
+    row.cells.push_back({live_token_text(m, c.probe, t), fmt6(val), val > thr ? TONE_OPEN : val < -thr ? TONE_RELU : TONE_MUTED});
+  }
+  return row;
 }
 
 std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
   const source_model& m = ls->source->model();
-  const mlp_part part = (mlp_part)s.matrix;
-  const int64_t rows = part == MLP_DOWN ? m.hidden : m.intermediate, cols = part == MLP_DOWN ? m.intermediate : m.hidden;
-  std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + tr(STR_MIRROR_SEP) + mlp_part_symbol(part) +
-                    " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")" + tr(STR_MIRROR_SEP) + tr(STR_WEIGHTS_UNIT) +
-                    " " + std::to_string(c.unit) + "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
-  bool live = false;
-  const std::vector<float>* v = gate_activity_values(&ls->gates, ls->source.get(), c.layer, c.probe, &live);
-  if (!v || !live) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
-  out += std::string(tr(STR_WEIGHTS_SILU)) + tr(STR_MIRROR_COLON);
-  for (int t = 0; t < c.tokens; t++)
-    out += live_token_text(m, c.probe, t) + " " + fmt6((*v)[(size_t)t * m.intermediate + c.unit]) +
-           (t + 1 < c.tokens ? tr(STR_MIRROR_SEP) : "");
-  return out + "\n";
+  const std::string sep = tr(STR_MIRROR_SEP);
+  std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + sep +
+                    weights_matrix_text(m, (mlp_part)s.matrix) + sep + weights_unit_text(c) + sep + weights_zoom_text(s) +
+                    "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
+  const view_row silu = weights_silu_row(s, ls, c);
+  if (silu.cells.empty()) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  return out + view_row_line(silu) + "\n";
+}
+
+quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
+  quiz_live_answers live;
+  if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
+  const live_choice c = live_resolve(s, ls->source.get());
+  if (!c.ready) return live;
+  for (const gate_row& r : live_gate_rows(ls, s, c)) {
+    if (!r.available) continue;
+    live.open_layer = r.layer;
+    live.open_ready = true;
+    live.open_percent = 100.0 * r.counts.open_share();
+    break;
+  }
+  const token_experiments& k = ls->tokens;
+  if (k.valid && k.layer == c.layer && k.probe == c.probe && k.token == c.token) {
+    live.shuffle_ready = true;
+    live.shuffle_max_diff = k.shuffle.max_abs_diff;
+    live.change_ready = true;
+    for (int t : token_experiments_moved(k)) live.changed.push_back(int64_t(t));
+  }
+  return live;
 }
 
 // [SECTION] typing a sentence (sentence_tokenizer.h)

@@ -10,6 +10,7 @@
 #include "core/gates_text.h"
 #include "core/lab_state.h"
 #include "core/experiments/live_session.h"
+#include "core/quiz.h"
 
 // A token's text for chips and the mirror: its piece when the source has one, else "#id".
 std::string live_token_text(const source_model& m, int probe, int token);
@@ -31,6 +32,33 @@ std::string live_header_text(live_session* ls, const live_choice& c);
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+
+// [SECTION] the per-token view's rows, panel and mirror alike
+// True once the experiments ran on the layer and probe shown (else: "needs the whole layer").
+bool perm_results_shown(live_session* ls, const live_choice& c);
+// "max |MLP(x[perm]) - MLP(x)[perm]| = exactly 0"
+std::string perm_result_text(live_session* ls);
+// A row per position after adding delta to token k: "3 Paris", the largest change of its output
+// ("0" when exactly unchanged), a bar scaled to the largest, token k marked.
+std::vector<view_row> perm_change_rows(live_session* ls, const live_choice& c);
+// "Only token 3 moved: ..." when it alone moved, else "".
+std::string perm_only_k_text(live_session* ls, const live_choice& c);
+
+// [SECTION] the weights view's rows, panel and mirror alike
+// "W_gate (3584 x 1024)": the matrix and its shape (rows x columns).
+std::string weights_matrix_text(const source_model& m, mlp_part part);
+// "unit 7"
+std::string weights_unit_text(const live_choice& c);
+// "zoom ×2"
+std::string weights_zoom_text(const lab_state& s);
+// The unit's silu(gate) on each probe token, coloured by the histograms' threshold; no cells
+// until the layer's gate values are computed here.
+view_row weights_silu_row(const lab_state& s, live_session* ls, const live_choice& c);
+
+// The quiz's live questions' answers (core/quiz.h), from the results the session already holds:
+// the gate histograms' first shown layer that has its counts, the per-token experiments. Not
+// ready until a live view made them. The quiz panel and its mirror both ask here.
+quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls);
 
 // [SECTION] typing a sentence: why the checkpoint's tokenizer gave no ids, in the current language
 // ("the checkpoint has no tokenizer.json", "its tokenizer.json cannot be read: ...").

@@ -59,6 +59,21 @@ std::string fmt_fixed(double v, int decimals) {
 }
 
 std::string fmt_percent(double share) { return fmt_fixed(100.0 * share, 2) + " %"; }
+std::string fmt_percent1(double share) { return fmt_fixed(100.0 * share, 1) + " %"; }
+std::string fmt_percent_sig(double share) { return fmt_ratio(100.0 * share) + "%"; }
+
+std::string fmt_ratio(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 0.995 ? "%.2f" : "%.3g", v);
+  return drop_negative_zero(buf);
+}
+
+std::string fmt_sig3(double v) {
+  if (v == 0) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return drop_negative_zero(buf);
+}
 
 std::string fmt_count(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
@@ -87,4 +102,12 @@ std::string fmt_mib(uint64_t bytes) {
   return buf;
 }
 
+std::string fmt_mb(int64_t bytes) { return fmt_fixed((double)bytes / 1e6, 2); }
+
 std::string fmt_seconds(double s) { return fmt_short(std::round(s * 10) / 10); }
+
+std::string fmt_zoom(double zoom) { return "×" + fmt_short(zoom); }
+
+std::string fmt_token_id(int64_t id) { return "id " + std::to_string(id); }
+
+std::string fmt_before_after(const std::string& before, const std::string& after) { return before + " → " + after; }

@@ -19,6 +19,18 @@ std::string fmt_short(double v);                // "1", "-0.5", "0.1": the short
 std::string fmt_fixed(double v, int decimals);  // fmt_fixed(-0.001, 2) == "0.00"
 std::string fmt_count(int64_t n);               // "264,241,152"
 std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K", "512" (two decimals)
+// Percent, from a share (0.5073, not 50.73), in its three styles:
 std::string fmt_percent(double share);          // 0.5073 -> "50.73 %" (two decimals, as the live views print shares)
+std::string fmt_percent1(double share);         // 0.351 -> "35.1 %" (one decimal: a block of the model, a probability)
+std::string fmt_percent_sig(double share);      // 1.3125 -> "131.25%", 0.0000916 -> "0.00916%" (fmt_ratio of the percent)
+// Two decimals as the lessons print a ratio ("10.50" h²), but below 1 three significant digits, so
+// a tiny value still shows digits ("0.000732").
+std::string fmt_ratio(double v);
+std::string fmt_sig3(double v);                 // 3 significant digits, as read off an axis: "-0.0423", "0"
 std::string fmt_mib(uint64_t bytes);            // 11010048 -> "10.5" (MiB, one decimal)
+std::string fmt_mb(int64_t bytes);              // 22020096 -> "22.02" (decimal MB of 1e6 bytes, as the lessons count)
 std::string fmt_seconds(double s);              // 20 -> "20"
+std::string fmt_zoom(double zoom);              // 2 -> "×2", 1.25 -> "×1.25"
+std::string fmt_token_id(int64_t id);           // 68990 -> "id 68990": a token by its number in the vocabulary
+// A value before and after a change, each already printed: "18.6 %", "1.7 %" -> "18.6 % → 1.7 %".
+std::string fmt_before_after(const std::string& before, const std::string& after);

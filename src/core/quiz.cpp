@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 
 #include "core/model_budget.h"
 #include "core/number_format.h"
@@ -148,19 +147,6 @@ quiz_verdict quiz_check(quiz_id id, const quiz_answer& a, const quiz_live_answer
 
 // [SECTION] prompts and explanations, filled in
 
-static std::string fill(str_id fmt, const std::string& a = "", const std::string& b = "", const std::string& c = "",
-                        const std::string& d = "", const std::string& e = "") {
-  char buf[1024];
-  std::snprintf(buf, sizeof buf, tr(fmt), a.c_str(), b.c_str(), c.c_str(), d.c_str(), e.c_str());
-  return buf;
-}
-
-static std::string mb(int64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", model_megabytes(bytes));
-  return buf;
-}
-
 static std::string positions_text(std::vector<int64_t> v) {
   std::sort(v.begin(), v.end());
   std::string s;
@@ -172,13 +158,13 @@ std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& 
   if (q < 0 || q >= QUIZ_COUNT) return "";
   const model_config c = model_config_qwen35_08b();
   switch (q) {
-    case QUIZ_BF16_ALL: return fill(QUIZ[q].prompt, std::to_string(c.layers));
+    case QUIZ_BF16_ALL: return strf(tr(QUIZ[q].prompt), std::to_string(c.layers).c_str());
     case QUIZ_OPEN_SHARE: {
       const int64_t layer = live.open_layer >= 0 ? live.open_layer : s.layer >= 0 ? s.layer
                             : !s.pack_layers.empty() ? s.pack_layers[0] : 0;
-      return fill(QUIZ[q].prompt, std::to_string(layer), fmt_short(s.threshold));
+      return strf(tr(QUIZ[q].prompt), std::to_string(layer).c_str(), fmt_short(s.threshold).c_str());
     }
-    case QUIZ_CHANGE: return fill(QUIZ[q].prompt, std::to_string(s.token));
+    case QUIZ_CHANGE: return strf(tr(QUIZ[q].prompt), std::to_string(s.token).c_str());
     default: return tr(QUIZ[q].prompt);
   }
 }
@@ -188,28 +174,23 @@ std::string quiz_explanation(quiz_id q, const lab_state& s, const quiz_live_answ
   const model_config c = model_config_qwen35_08b();
   const model_budget b = model_budget_count(c);
   const decode_traffic t = decode_traffic_count(c.hidden, c.intermediate, c.layers);
-  char share[32];
-  std::snprintf(share, sizeof share, "%.1f %%", 100.0 * b.mlp_share);
+  const char* why = tr(QUIZ[q].explanation);
   switch (q) {
     case QUIZ_LARGEST:
-      return fill(QUIZ[q].explanation, fmt_count(b.mlp_per_layer), fmt_count(b.mlp), std::to_string(c.layers), share,
-                  fmt_count(b.total));
+      return strf(why, fmt_count(b.mlp_per_layer).c_str(), fmt_count(b.mlp).c_str(), std::to_string(c.layers).c_str(),
+                  fmt_percent1(b.mlp_share).c_str(), fmt_count(b.total).c_str());
     case QUIZ_BF16_LAYER:
-      return fill(QUIZ[q].explanation, fmt_count(b.mlp_per_layer), fmt_count(t.bf16_layer), mb(t.bf16_layer));
+      return strf(why, fmt_count(b.mlp_per_layer).c_str(), fmt_count(t.bf16_layer).c_str(), fmt_mb(t.bf16_layer).c_str());
     case QUIZ_BF16_ALL:
-      return fill(QUIZ[q].explanation, std::to_string(c.layers), fmt_count(t.bf16_layer), fmt_count(t.bf16_all),
-                  mb(t.bf16_all));
+      return strf(why, std::to_string(c.layers).c_str(), fmt_count(t.bf16_layer).c_str(), fmt_count(t.bf16_all).c_str(),
+                  fmt_mb(t.bf16_all).c_str());
     case QUIZ_INT8_LAYER:
-      return fill(QUIZ[q].explanation, fmt_count(b.mlp_per_layer), fmt_count(2 * c.intermediate + c.hidden),
-                  fmt_count(t.int8_layer), mb(t.int8_layer));
-    case QUIZ_OPEN_SHARE: {
-      char v[32];
-      std::snprintf(v, sizeof v, "%.1f %%", live.open_percent);
-      return fill(QUIZ[q].explanation, live.open_ready ? v : "…");
-    }
-    case QUIZ_SHUFFLE: return fill(QUIZ[q].explanation, live.shuffle_ready ? fmt_short(live.shuffle_max_diff) : "…");
+      return strf(why, fmt_count(b.mlp_per_layer).c_str(), fmt_count(2 * c.intermediate + c.hidden).c_str(),
+                  fmt_count(t.int8_layer).c_str(), fmt_mb(t.int8_layer).c_str());
+    case QUIZ_OPEN_SHARE: return strf(why, live.open_ready ? fmt_percent1(live.open_percent / 100).c_str() : "…");
+    case QUIZ_SHUFFLE: return strf(why, live.shuffle_ready ? fmt_short(live.shuffle_max_diff).c_str() : "…");
     case QUIZ_CHANGE:
-      return fill(QUIZ[q].explanation, live.change_ready ? positions_text(live.changed) : "…", std::to_string(s.token));
+      return strf(why, live.change_ready ? positions_text(live.changed).c_str() : "…", std::to_string(s.token).c_str());
     default: return tr(QUIZ[q].explanation);
   }
 }
@@ -253,4 +234,8 @@ int quiz_progress_right(const quiz_progress& p) {
   int n = 0;
   for (quiz_verdict v : p.verdict) n += v == QUIZ_RIGHT;
   return n;
+}
+
+std::string quiz_progress_text(const quiz_progress& p) {
+  return strf(tr(STR_QUIZ_PROGRESS), std::to_string(quiz_progress_right(p)).c_str(), std::to_string(int(QUIZ_COUNT)).c_str());
 }

@@ -118,3 +118,5 @@ std::string quiz_progress_encode(const quiz_progress& p);
 // Unknown names and values are skipped (storage written by another version).
 quiz_progress quiz_progress_decode(const std::string& text);
 int quiz_progress_right(const quiz_progress& p);
+// "8 of 11 answered right in this browser" (in the current language): the panel and the mirror.
+std::string quiz_progress_text(const quiz_progress& p);

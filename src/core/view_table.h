@@ -10,7 +10,8 @@
 #include "core/experiments/live_session.h"
 #include "core/strings.h"
 
-// A view's mirror text. `ls` and `c` are null / not ready for views that need no weights.
+// A view's mirror text. `c` is not ready for views that need no weights; `ls` is the page's session
+// (or null), which only the quiz among those reads.
 typedef std::string (*lab_view_text_fn)(const lab_state& s, live_session* ls, const live_choice& c);
 
 struct lab_view_info {

@@ -7,3 +7,4 @@ std::string live_header_text(live_session*, const live_choice&) { __builtin_trap
 std::string gates_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string perm_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string weights_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
+quiz_live_answers quiz_live_from(const lab_state&, live_session*) { __builtin_trap(); }  // the quiz's mirror asks only with a session

@@ -233,7 +233,7 @@ static void sync_outputs(lab_app* app) {
     app->written_fragment = fragment;
   }
   const bool live = lab_view_get(app->state.view).live();
-  std::string mirror = lab_text(app->state, live ? &app->live : nullptr, live ? &app->choice : nullptr);
+  std::string mirror = lab_text(app->state, &app->live, live ? &app->choice : nullptr);
   mirror += lesson_mirror_text(app);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);

@@ -81,29 +81,17 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
   widget_text_at(ImVec2(overflow_x, p1.y + 2), grey, overflow);
 }
 
-// "-0.1" below a threshold of 0.1; "0" (not "-0") for a threshold of 0.
-static std::string negated(double thr) { return fmt_short(-thr); }
-
+// One layer: its title and state, the histogram, its shares (the mirror prints the same row).
 static void layer_column(const gate_row& r, double thr, float width) {
+  const view_row row = gates_layer_row(r, thr);
   ImGui::BeginGroup();
   ImGui::PushID(r.layer);
-  widget_text(strf(tr(STR_LIVE_LAYER_N), std::to_string(r.layer).c_str()));
+  widget_text(row.label);
   ImGui::SameLine();
-  if (!r.available) {
-    widget_text_disabled(tr(STR_LIVE_WAITING));
-  } else if (r.live) {
-    widget_text_colored(IM_COL32(26, 128, 51, 255), tr(STR_LIVE_LIVE));
-  } else {
-    widget_text_colored(IM_COL32(153, 89, 0, 255), tr(STR_LIVE_PRECOMPUTED));  // explained under the plots
-  }
+  widget_text_colored(widget_tone_color(row.note_tone), row.note);  // "precomputed" is explained under the plots
   item_probe(("gates-layer-" + std::to_string(r.layer)).c_str());
   histogram_plot(r, thr, width);
-  if (r.available) {
-    const double open = r.counts.open_share(), neg = r.counts.negative_share();
-    widget_text_colored(COLOR_GATE, "> " + fmt_short(thr) + ": " + fmt_percent(open));
-    widget_text_colored(COLOR_RELU, "< " + negated(thr) + ": " + fmt_percent(neg));
-    widget_text_disabled(std::string(tr(STR_GATES_BETWEEN)) + ": " + fmt_percent(std::max(0.0, 1 - open - neg)));
-  }
+  for (const view_cell& c : row.cells) widget_text_colored(widget_tone_color(c.tone), view_cell_text(c));
   ImGui::PopID();
   ImGui::EndGroup();
 }
@@ -140,10 +128,10 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
     ImGui::PopID();
   }
   // Legend.
-  widget_text_colored(COLOR_GATE, strf(tr(STR_GATES_OPEN), fmt_short(s->threshold).c_str()));
-  widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_NEGATIVE)).x + ImGui::GetFontSize() * 2);
-  widget_text_colored(COLOR_RELU, s->threshold > 0 ? strf(tr(STR_GATES_NEGATIVE), fmt_short(s->threshold).c_str())
-                                                   : std::string(tr(STR_LIVEUX_NEGATIVE_ZERO)));
+  const std::vector<std::string> legend = gates_legend_lines(s->threshold);
+  widget_text_colored(COLOR_GATE, legend[0]);
+  widget_same_line_if_fits(ImGui::CalcTextSize(legend[1].c_str()).x + ImGui::GetFontSize() * 2);
+  widget_text_colored(COLOR_RELU, legend[1]);
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_FLOOR)).x);
   widget_text_colored(IM_COL32(199, 31, 31, 255), tr(STR_GATES_FLOOR));
   // One column per layer: side by side where they fit, stacked on a phone.

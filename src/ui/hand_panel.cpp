@@ -236,14 +236,12 @@ static void draw_input(lab_state* s) {
 
 // [SECTION] the step's formula, with the numbers put in
 static void draw_formula(const lab_state* s, const hand_trace& t) {
-  static const str_id titles[HAND_STEP_COUNT] = {STR_HAND_STEP_0, STR_HAND_STEP_1, STR_HAND_STEP_2,
-                                                 STR_HAND_STEP_3, STR_HAND_STEP_4, STR_HAND_STEP_5};
   // Wrapped, in a box as tall as its lines: on a phone a formula takes two lines, and its
   // result is never cut off.
   widget_fit_box_begin("formula", IM_COL32(250, 250, 252, 255), true);
   if (widget_present()) ImGui::SetWindowFontScale(WIDGET_PRESENT_FORMULA_SCALE);  // the step's formula, big on a projector
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.25f, 0.0f, 1));
-  widget_text_wrapped(tr(titles[s->step]));
+  widget_text_wrapped(lab_step_title(s->step));
   ImGui::PopStyleColor();
   int n = 0;
   for (const std::string& line : hand_step_lines(s->step, s->x, s->w, t)) {
@@ -284,12 +282,9 @@ static void draw_and(void) {
   item_probe("and-header");
   if (!open) return;
   widget_text_wrapped(tr(STR_HAND_AND_TEXT));
-  std::vector<widget_cell> cells;
-  for (int bits = 0; bits < 4; ++bits) {
-    double x1 = bits >> 1, x2 = bits & 1, out = hand_and(x1, x2);
-    for (const std::string& v : {strf("%d", int(x1)), strf("%d", int(x2)), fmt6(x1), fmt6(act_silu(x2))}) cells.push_back({v, 0});
-    cells.push_back({fmt6(out), out > 0.5 ? COLOR_WRITE : 0});
-  }
+  std::vector<widget_cell> cells;  // the mirror prints the same rows
+  for (const view_row& r : lab_and_rows())
+    for (const view_cell& c : r.cells) cells.push_back({c.value, c.tone == TONE_MARKED ? COLOR_WRITE : 0});
   widget_text_table("and", {"x₁", "x₂", "u = x₁", "silu(a), a = x₂", "u·silu(a) / silu(1)"}, cells);
 }
 

@@ -63,28 +63,26 @@ static void order_chips(lab_state* s, const source_model& m, const live_choice& 
   }
 }
 
-// Horizontal bars of the change at every position, scaled to the largest.
-static void change_bars(const token_experiments* k, const source_model& m, const live_choice& c) {
+// Horizontal bars of the change at every position, scaled to the largest (the mirror prints the
+// same rows: perm_change_rows).
+static void change_bars(const std::vector<view_row>& rows) {
   const float fs = ImGui::GetFontSize();
-  double peak = 0;
-  for (double v : k->change) peak = std::max(peak, v);
   // Label, bar and number within the visible width: a row 1 px too wide lets a phone's sideways
   // swipe shift the whole page.
   const float spacing = ImGui::GetStyle().ItemSpacing.x, label_w = fs * 6;
   float value_w = ImGui::CalcTextSize("0").x;
-  for (double v : k->change) value_w = std::max(value_w, ImGui::CalcTextSize(fmt6(v).c_str()).x);
+  for (const view_row& r : rows) value_w = std::max(value_w, ImGui::CalcTextSize(r.cells[0].value.c_str()).x);
   const float bar_w = std::max(fs * 3, widget_visible_width() - label_w - spacing * 2 - value_w - 1);
-  for (int t = 0; t < c.tokens; t++) {
-    const std::string label = std::to_string(t) + " " + live_token_text(m, c.probe, t);
-    widget_text(label);
+  for (const view_row& r : rows) {
+    widget_text(r.label);
     ImGui::SameLine(label_w);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = peak > 0 ? (float)(k->change[t] / peak) * bar_w : 0;
+    const float w = (float)r.bar * bar_w;
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + fs * 0.15f), ImVec2(p.x + std::max(w, 1.0f), p.y + fs * 0.95f),
-                                              t == c.token ? COLOR_WRITE : COLOR_DONE);
+                                              r.tone == TONE_MARKED ? COLOR_WRITE : COLOR_DONE);
     ImGui::Dummy(ImVec2(bar_w, fs));
     ImGui::SameLine();
-    widget_text(k->change[t] == 0 ? std::string("0") : fmt6(k->change[t]));
+    widget_text(r.cells[0].value);
   }
 }
 
@@ -92,7 +90,6 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
   widget_prose(tr(STR_PERM_INTRO));
   if (!c.ready) return;
   const source_model& m = ls->source->model();
-  const token_experiments* k = &ls->tokens;
   widget_text_wrapped(tr(STR_PERM_ORDER));
   order_chips(s, m, c);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
@@ -113,17 +110,16 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
   if (ImGui::Button(tr(STR_PERM_LESSON))) s->perm.clear();
   item_probe("perm-lesson");
 
-  if (!k->valid || k->layer != c.layer || k->probe != c.probe) {
+  if (!perm_results_shown(ls, c)) {
     const source_progress p = ls->source->progress(c.layer);
     widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
     if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
   ImGui::Separator();
-  const std::string result = k->shuffle.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k->shuffle.max_abs_diff);
   // Wrapped: on a phone this line is wider than the screen (it let a sideways swipe pan the page).
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(26, 115, 38, 255));
-  widget_text_wrapped(strf(tr(STR_PERM_RESULT), result.c_str()));
+  widget_text_wrapped(perm_result_text(ls));
   ImGui::PopStyleColor();
   item_probe("perm-result");
   widget_prose(tr(STR_PERM_WHY));
@@ -153,10 +149,9 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
   widget_text_wrapped(tr(STR_LIVEUX_TYPE_HINT));
   ImGui::PopStyleColor();
   widget_text(tr(STR_PERM_CHANGE_ROW));
-  change_bars(k, m, c);
-  bool only_k = k->change[c.token] > 0;
-  for (int t = 0; t < c.tokens; t++) only_k &= t == c.token || k->change[t] == 0;
-  if (only_k) widget_text_wrapped(strf(tr(STR_PERM_ONLY_K), std::to_string(c.token).c_str()));
+  change_bars(perm_change_rows(ls, c));
+  const std::string only_k = perm_only_k_text(ls, c);
+  if (!only_k.empty()) widget_text_wrapped(only_k);
 }
 
 // [SECTION] the panel's row (ui/panel.h)

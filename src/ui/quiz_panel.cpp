@@ -134,8 +134,7 @@ static void feedback(quiz_panel* p, lab_state* s, quiz_id q, const quiz_live_ans
 static void quiz_draw(quiz_panel* p, lab_state* s, const quiz_live_answers& live) {
   widget_text_wrapped(tr(STR_QUIZ_INTRO));
   ImGui::AlignTextToFramePadding();
-  widget_text(strf(tr(STR_QUIZ_PROGRESS), std::to_string(quiz_progress_right(p->progress)).c_str(),
-                   std::to_string(int(QUIZ_COUNT)).c_str()));
+  widget_text(quiz_progress_text(p->progress));
   widget_same_line_if_fits(widget_button_width(tr(STR_QUIZ_RESET)));
   if (ImGui::Button(tr(STR_QUIZ_RESET))) {
     platform_storage_set(STORAGE_QUIZ, "");
@@ -165,34 +164,13 @@ static void quiz_draw(quiz_panel* p, lab_state* s, const quiz_live_answers& live
   item_probe("quiz-next");
 }
 
-quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
-  quiz_live_answers live;
-  if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
-  const live_choice c = live_resolve(s, ls->source.get());
-  if (!c.ready) return live;
-  for (const gate_row& r : live_gate_rows(ls, s, c)) {
-    if (!r.available) continue;
-    live.open_layer = r.layer;
-    live.open_ready = true;
-    live.open_percent = 100.0 * r.counts.open_share();
-    break;
-  }
-  const token_experiments& k = ls->tokens;
-  if (k.valid && k.layer == c.layer && k.probe == c.probe && k.token == c.token) {
-    live.shuffle_ready = true;
-    live.shuffle_max_diff = k.shuffle.max_abs_diff;
-    live.change_ready = true;
-    for (int t : token_experiments_moved(k)) live.changed.push_back(int64_t(t));
-  }
-  return live;
-}
-
 std::string quiz_checked_text(const quiz_panel* p, const lab_state& s, const quiz_live_answers& live) {
   const quiz_id q = current(&s);
   const quiz_verdict v = p->shown[q];
-  if (v == QUIZ_UNANSWERED) return "";
+  std::string out = quiz_progress_text(p->progress) + "\n";  // the score over the questions, as on screen
+  if (v == QUIZ_UNANSWERED) return out;
   std::string answer = QUIZ[q].kind == QUIZ_KIND_CHOICE ? std::string(1, char('A' + p->answers[q].chosen)) : p->answers[q].typed;
-  std::string out = std::string(tr(STR_QUIZ_ANSWER)) + tr(STR_MIRROR_COLON) + answer + "\n";
+  out += std::string(tr(STR_QUIZ_ANSWER)) + tr(STR_MIRROR_COLON) + answer + "\n";
   switch (v) {
     case QUIZ_UNREADABLE:
       out += tr(QUIZ[q].kind == QUIZ_KIND_POSITIONS ? STR_QUIZ_UNREADABLE_POSITIONS : STR_QUIZ_UNREADABLE_NUMBER);

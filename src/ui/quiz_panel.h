@@ -23,8 +23,6 @@ struct quiz_panel {
 
 // The panel's row is in ui/panels.inc (ui/panel.h): it draws into the current window and edits
 // state->quiz (which question) and state->view (the "open the view that computes it" button).
-// The live questions' answers, from the results the live session already holds: the gate
-// histograms' first shown layer, the per-token experiments. Not ready until a live view made them.
-quiz_live_answers quiz_live_from(const lab_state& state, live_session* live);
-// For the text mirror: the current question's answer, verdict and explanation once checked.
+// For the text mirror: the score, and the current question's answer, verdict and explanation once
+// checked (the live answers: quiz_live_from, core/live_view.h).
 std::string quiz_checked_text(const quiz_panel* panel, const lab_state& state, const quiz_live_answers& live);

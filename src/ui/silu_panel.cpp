@@ -109,7 +109,7 @@ static void draw_plot(lab_state* s, float width) {
   act_extremum m = act_silu_minimum();
   ImVec2 mp = pf.to_screen(m.z, m.value);
   dl->AddCircle(mp, fs * 0.35f, IM_COL32(0, 0, 0, 255), 16, 1.5f * widget_line_scale());
-  std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + strf("%.3f", m.z) + ", " + strf("%.3f", m.value) + ")";
+  std::string min_label = std::string(tr(STR_SILU_MIN)) + " (" + fmt_fixed(m.z, 3) + ", " + fmt_fixed(m.value, 3) + ")";
   // Above the point and clear of every curve: left of z = 0 they all stay below 1 (sigmoid's
   // top); to the right none rises above z itself. So the label, centred on the point or pushed
   // left to the plot's edge, sits just above max(1, z at its right end); a leader line goes down.
@@ -137,14 +137,6 @@ static void draw_plot(lab_state* s, float width) {
   dl->PopClipRect();
 }
 
-static void readout_row(const char* name, double v, ImU32 color) {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  if (color) ImGui::TextColored(ImColor(color), "%s", name);
-  else ImGui::TextUnformatted(name);
-  ImGui::TableNextColumn();
-  widget_text(fmt6(v));
-}
 
 // The probe by hand: a slider and a typed field (with - / + buttons), both exact.
 static void draw_probe_inputs(lab_state* s) {
@@ -181,20 +173,22 @@ static void silu_keys(lab_state* s) {
   if (z != s->probe_z) s->probe_z = snap_probe(z, 0);
 }
 
+// The readout the mirror prints too (lab_silu_rows): each name in its curve's colour, its value.
 static void draw_readout(lab_state* s) {
-  double z = s->probe_z, silu = act_silu(z), relu = act_relu(z);
   if (ImGui::BeginTable("readout", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoHostExtendX)) {
-    readout_row("z", z, 0);
-    readout_row("SiLU(z)", silu, COLOR_SILU);
-    readout_row("ReLU(z)", relu, COLOR_RELU);
-    readout_row(tr(STR_SILU_DIFF), silu - relu, 0);
-    if (s->show_sigmoid) readout_row("sigmoid(z)", act_sigmoid(z), COLOR_SIGMOID);
-    if (s->show_gelu) readout_row("GELU(z)", act_gelu(z), COLOR_GELU);
+    for (const view_row& r : lab_silu_rows(*s)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushStyleColor(ImGuiCol_Text, widget_tone_color(r.tone));
+      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::PopStyleColor();
+      ImGui::TableNextColumn();
+      widget_text(r.cells[0].value);
+    }
     ImGui::EndTable();
   }
-  if (z < 0) widget_text_wrapped(strf(tr(STR_SILU_NEG), fmt_short(z).c_str(), fmt6(silu).c_str()));
-  else widget_text_wrapped(strf(tr(STR_SILU_POS), fmt_short(z).c_str()));
-  widget_text_wrapped(lab_silu_minimum_text() + tr(STR_SENTENCE_END) + " " + tr(STR_SILU_MIN_NOTE));
+  widget_text_wrapped(lab_silu_probe_text(*s));
+  widget_text_wrapped(lab_silu_minimum_text());
 }
 
 static void silu_draw(lab_state* s) {
@@ -202,10 +196,10 @@ static void silu_draw(lab_state* s) {
   widget_prose(tr(STR_SILU_INTRO));
   // The legend names every curve on the plot, the overlays too.
   struct entry { ImU32 color; const char* label; bool shown; };
-  const entry legend[] = {{COLOR_SILU, "SiLU(z) = z·sigmoid(z)", true},
-                          {COLOR_RELU, "ReLU(z) = max(0, z)", true},
-                          {COLOR_SIGMOID, "sigmoid(z) = 1 / (1 + e^(−z))", s->show_sigmoid},
-                          {COLOR_GELU, "GELU(z) = z·Φ(z)", s->show_gelu}};
+  const entry legend[] = {{COLOR_SILU, tr(STR_SILU_LEGEND_SILU), true},
+                          {COLOR_RELU, tr(STR_SILU_LEGEND_RELU), true},
+                          {COLOR_SIGMOID, tr(STR_SILU_LEGEND_SIGMOID), s->show_sigmoid},
+                          {COLOR_GELU, tr(STR_SILU_LEGEND_GELU), s->show_gelu}};
   bool first = true;
   for (const entry& e : legend) {
     if (!e.shown) continue;

@@ -37,9 +37,6 @@ static void heatmap_set_view(lab_state* s, double zoom, double cx, double cy) {
 }
 
 
-// A weight or a scale value as it is read off an axis: 3 significant digits, never "-0".
-static std::string fmt_weight(double v) { return v == 0 ? "0" : strf("%.3g", v); }
-
 // The shader's colour for w / max|w| (shaders/heatmap.frag), for the legend.
 static ImU32 heat_colour(float t_signed) {
   const float t = std::sqrt(std::min(std::fabs(t_signed), 1.0f));
@@ -170,7 +167,7 @@ static void heatmap_legend(float max_abs) {
   const float fs = ImGui::GetFontSize(), width = std::min(widget_visible_width() - fs, fs * 22);
   widget_text_disabled(tr(STR_LIVEUX_LEGEND));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const std::string far_left = fmt_weight(-max_abs);
+  const std::string far_left = fmt_sig3(-max_abs);
   const float pad = ImGui::CalcTextSize(far_left.c_str()).x * 0.5f;
   const ImVec2 p0(origin.x + pad, origin.y), p1(origin.x + width - pad, origin.y + fs * 0.9f);
   ImGui::Dummy(ImVec2(width, fs * 0.9f + fs * 1.3f));
@@ -184,7 +181,7 @@ static void heatmap_legend(float max_abs) {
   item_probe_shape("weights-legend", p0.x, p0.y, p1.x, p1.y);
   for (float f : {-1.0f, -0.25f, 0.0f, 0.25f, 1.0f}) {
     const float x = p0.x + (p1.x - p0.x) * (f + 1) * 0.5f;
-    const std::string t = fmt_weight(f * max_abs);
+    const std::string t = fmt_sig3(f * max_abs);
     dl->AddLine(ImVec2(x, p1.y), ImVec2(x, p1.y + fs * 0.25f), IM_COL32(60, 60, 60, 255));
     widget_text_at(ImVec2(x - ImGui::CalcTextSize(t.c_str()).x * 0.5f, p1.y + fs * 0.25f), IM_COL32(110, 110, 110, 255), t);
   }
@@ -197,7 +194,7 @@ static void vector_plot(const char* label, const char* probe_name, const std::ve
   float lo = 0, hi = 0;
   for (float x : v) lo = std::min(lo, x), hi = std::max(hi, x);
   if (hi == lo) hi = lo + 1;
-  const std::string top = fmt_weight(hi), bottom = fmt_weight(lo);
+  const std::string top = fmt_sig3(hi), bottom = fmt_sig3(lo);
   const float axis_w = std::max(ImGui::CalcTextSize(top.c_str()).x, ImGui::CalcTextSize(bottom.c_str()).x) + fs * 0.4f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 p0(origin.x + axis_w, origin.y + fs * 0.5f), p1(origin.x + width, origin.y + fs * 4.5f);
@@ -256,7 +253,7 @@ static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const
   }
   const float max_abs = u.max_abs[s->matrix];
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
-  widget_text_wrapped(strf("%s (%d x %d), %s", MLP_PART_SYMBOLS[s->matrix], m->rows, m->cols, tr(STR_WEIGHTS_INT8)));
+  widget_text_wrapped(weights_matrix_text(src->model(), (mlp_part)s->matrix) + ", " + tr(STR_WEIGHTS_INT8));
   widget_text_wrapped(std::string(tr(s->matrix == MLP_DOWN ? STR_LIVEUX_ROWS_OUTPUT : STR_LIVEUX_ROWS_UNITS)) + ", " +
                       tr(s->matrix == MLP_DOWN ? STR_LIVEUX_COLS_UNITS : STR_LIVEUX_COLS_INPUT));
   ImGui::PopStyleColor();
@@ -269,28 +266,24 @@ static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const
   if (ImGui::Button(" - ")) heatmap_set_view(s, s->heat_zoom / 2, s->heat_cx, s->heat_cy);
   item_probe("weights-zoom-out");
   ImGui::SameLine();
-  widget_text_disabled(strf("x%g", s->heat_zoom));
+  widget_text_disabled(fmt_zoom(s->heat_zoom));  // the mirror says "zoom ×2" (weights_zoom_text)
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_WEIGHTS_ZOOM_HINT));
   widget_text_wrapped(tr(STR_LIVEUX_HEATMAP_KEYS));
   ImGui::PopStyleColor();
 
   // The unit's rule: its gate and up rows (conditions on the input), its down column (what it writes).
-  widget_text(std::string(tr(STR_WEIGHTS_UNIT)) + " " + std::to_string(c.unit));
+  widget_text(weights_unit_text(c));
   vector_plot(tr(STR_WEIGHTS_GATE_ROW), "weights-plot-gate", u.gate_row, COLOR_GATE);
   vector_plot(tr(STR_WEIGHTS_UP_ROW), "weights-plot-up", u.up_row, COLOR_UP);
   vector_plot(tr(STR_WEIGHTS_DOWN_COL), "weights-plot-down", u.down_col, COLOR_DOWN);
-  bool live = false;
-  const std::vector<float>* v = gate_activity_values(&ls->gates, src, c.layer, c.probe, &live);
-  if (v && live) {
-    widget_text(tr(STR_WEIGHTS_SILU));
-    const source_model& md = src->model();
-    const float thr = (float)s->threshold;  // the same line as the histograms
-    for (int t = 0; t < c.tokens; t++) {
-      const float val = (*v)[(size_t)t * md.intermediate + c.unit];
-      const std::string label = live_token_text(md, c.probe, t) + " " + fmt6(val);
-      widget_same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetFontSize());
-      widget_text_colored(val > thr ? COLOR_GATE : val < -thr ? COLOR_RELU : COLOR_CLASSIC, label);
+  const view_row silu = weights_silu_row(*s, ls, c);  // the mirror prints the same row
+  if (!silu.cells.empty()) {
+    widget_text(silu.label);
+    for (const view_cell& cell : silu.cells) {
+      const std::string text = view_cell_text(cell);
+      widget_same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::GetFontSize());
+      widget_text_colored(widget_tone_color(cell.tone), text);
     }
   }
 }

@@ -29,6 +29,22 @@ void widget_value_cell(const double* value, ImU32 background) {
   else ImGui::TextDisabled("·");
 }
 
+ImU32 widget_tone_color(view_tone tone) {
+  switch (tone) {
+    case TONE_PLAIN: break;
+    case TONE_MUTED: return ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    case TONE_MARKED: return COLOR_WRITE;
+    case TONE_SILU: return COLOR_SILU;
+    case TONE_RELU: return COLOR_RELU;
+    case TONE_SIGMOID: return COLOR_SIGMOID;
+    case TONE_GELU: return COLOR_GELU;
+    case TONE_OPEN: return COLOR_GATE;
+    case TONE_LIVE: return COLOR_LIVE;
+    case TONE_PRECOMPUTED: return COLOR_PRECOMPUTED;
+  }
+  return ImGui::GetColorU32(ImGuiCol_Text);
+}
+
 void widget_same_line_if_fits(float next_width) {
   float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   float spacing = ImGui::GetStyle().ItemSpacing.x;

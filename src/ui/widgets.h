@@ -6,6 +6,7 @@
 
 #include "core/gates_figure.h"  // lab_rgb, the lesson's hues
 #include "core/number_format.h"  // strf
+#include "core/view_rows.h"
 #include "imgui.h"
 
 // A colour of the core's table (gates_figure.h) as ImGui's.
@@ -27,6 +28,11 @@ inline ImU32 rgb_u32(lab_rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b
 #define COLOR_CLASSIC rgb_u32(RGB_CLASSIC)
 #define COLOR_NOTICE_BG IM_COL32(255, 243, 205, 255)
 #define COLOR_TERM IM_COL32(20, 60, 130, 255)  // a glossary term, in the glossary view and marked in prose
+#define COLOR_LIVE IM_COL32(26, 128, 51, 255)
+#define COLOR_PRECOMPUTED IM_COL32(153, 89, 0, 255)
+
+// The colour of a row's or cell's tone (core/view_rows.h) as text: the lesson's hues.
+ImU32 widget_tone_color(view_tone tone);
 
 // An editable number in a table cell: drag to change, double-click to type. Returns true on change.
 bool widget_edit_cell(const char* id, double* value, ImU32 background);

@@ -27,6 +27,36 @@ export function viewTable() {
   return [...text.matchAll(/^VIEW\((\w+), "(\w+)", (\w+), (\w+), (\w+)\)/gm)].map((m) => ({ name: m[2], live: m[4] !== "LIVE_NEEDS_NOTHING" }));
 }
 
+// [SECTION] the text mirror holds every number on screen (as tests/ui/ui_harness.cpp checks it)
+// Every string of the page's table (src/core/strings.inc), both languages: static text, not data.
+let stringsOfTable = null;
+function tableStrings() {
+  if (stringsOfTable) return stringsOfTable;
+  const text = fs.readFileSync(new URL("../../src/core/strings.inc", import.meta.url), "utf8");
+  const literal = /"((?:[^"\\]|\\.)*)"/g;
+  stringsOfTable = new Set();
+  for (const m of text.matchAll(/^S\(\w+,([\s\S]*?)\)\s*$/gm))
+    for (const l of m[1].matchAll(literal)) stringsOfTable.add(JSON.parse(`"${l[1]}"`));
+  return stringsOfTable;
+}
+
+// The numbers of a text in the order printed: "-0.268941", "264,241,152", "2"; digits inside a
+// word ("int8", "Qwen3.5-0.8B") are not numbers.
+export function printedNumbers(text) {
+  return [...text.matchAll(/(?<![A-Za-z0-9_.])(?<![A-Za-z0-9_.]-)-?\d+(?:,\d{3}(?!\d))*(?:\.\d+)?/g)].map((m) => m[0]);
+}
+
+// The texts seen on screen whose numbers, integers included, are not on one line of the mirror
+// in the same order ("layer 0" on screen, "layer 2" in the mirror).
+export function numbersNotInMirror(texts, mirrorText) {
+  const lines = mirrorText.split("\n").map(printedNumbers);
+  const inOrder = (want, line) => { let k = 0; for (const n of line) if (k < want.length && n === want[k]) k++; return k === want.length; };
+  return texts.filter((t) => !tableStrings().has(t)).filter((t) => {
+    const want = printedNumbers(t);
+    return want.length > 0 && !lines.some((line) => inOrder(want, line));
+  });
+}
+
 // The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
 export async function startServer(dir) {
   const faults = new Map(), log = [];

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, settledItems,
-  pressAndWaitForFocus, viewTable } from "./browser.mjs";
+  pressAndWaitForFocus, viewTable, numbersNotInMirror } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 import { registerLoadTests } from "./load_tests.mjs";
 import { registerLiveUxTests } from "./liveux_tests.mjs";
@@ -285,7 +285,8 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
 // The page is scrolled from top to bottom with the wheel; at each stop every named widget and
 // printed number the app drew must be reachable (window.labItems: inside the screen, or inside a
 // sideways strip that shows its scrollbar and hint; never cut by a cell or a box), and the
-// lesson's results must all have been seen.
+// lesson's results must all have been seen, and every number seen (integers too) must be in the
+// mirror, on one line and in the same order.
 const SCREENS = [
   { name: "phone", width: 390, height: 844, scale: 3, phone: true },
   { name: "desktop", width: 1280, height: 800 },
@@ -324,7 +325,7 @@ async function scrollThrough(page, what, screen) {
     await page.mouse.move(screen.width / 2, screen.height / 2);
     await page.mouse.wheel(0, screen.height * 0.6);
   }
-  return [...seen].join("\n");
+  return [...seen];
 }
 
 for (const screen of SCREENS)
@@ -337,8 +338,10 @@ for (const screen of SCREENS)
         const page = await openPage(site, fragment, screen);
         await settledItems(page);
         await shot(page, `${screen.name}-${lang}-${view.name}`);
-        const seen = await scrollThrough(page, `${screen.name} ${lang} ${view.name}`, screen);
+        const texts = await scrollThrough(page, `${screen.name} ${lang} ${view.name}`, screen), seen = texts.join("\n");
         for (const n of view.numbers) expectIncludes(seen, n, `${view.name}: the texts on screen`);
+        const text = await mirror(page);
+        for (const t of numbersNotInMirror(texts, text)) expect(false, `${view.name}: the numbers of "${t}" are not on one line of the mirror:\n${text}`);
         if (screen.phone && view.name.startsWith("hand")) await shot(page, `${screen.name}-${lang}-${view.name}-bottom`);
         expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
         await page.context().close();

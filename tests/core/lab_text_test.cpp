@@ -49,6 +49,22 @@ TEST_CASE("silu view: the probe and the minimum") {
   CHECK(contains(t, "SiLU(z) = -0.268941"));
   CHECK(contains(t, "ReLU(z) = 0.000000"));
   CHECK(contains(t, "SiLU(-1.278465) = -0.278465"));
+  // The sentences under the readout, as on the page.
+  check_lines(t, {"At z = -1 (negative), ReLU gives exactly 0 while SiLU still lets -0.268941 through.",
+                  "SiLU's minimum: SiLU(-1.278465) = -0.278465. At the minimum, silu(z) = z + 1."});
+  s.probe_z = 2.5;
+  s.show_gelu = true;
+  check_lines(lab_text(s), {"z = 2.500000", "GELU(z) = 2.484476", "At z = 2.5, SiLU is close to z itself, a little below ReLU."});
+}
+
+TEST_CASE("a view's row as the mirror prints it: label, note, cells in the language's punctuation") {
+  view_row r{"Layer 0", "live", {{"> 0.1", "50.73 %"}, {"< -0.1", "3.20 %"}, {"", "7"}}};
+  CHECK(view_row_line(r) == "Layer 0: (live) > 0.1: 50.73 %, < -0.1: 3.20 %, 7");
+  CHECK(view_row_line(view_row{"Layer 2", "waiting for data", {}}) == "Layer 2: waiting for data");
+  CHECK(view_row_line(view_row{"", "", {{"P", "18.6 %"}}}) == "P: 18.6 %");
+  strings_set_lang(LAB_LANG_ZH);
+  CHECK(view_row_line(r) == "Layer 0：(live) > 0.1：50.73 %，< -0.1：3.20 %，7");
+  strings_set_lang(LAB_LANG_EN);
 }
 
 TEST_CASE("budget view: every row per layer and for all layers; one layer; billions") {

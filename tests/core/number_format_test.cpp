@@ -25,6 +25,33 @@ TEST_CASE("no negative zero, in any form") {
   CHECK(fmt_percent(0.5073) == "50.73 %");
 }
 
+TEST_CASE("percent in its three styles, ratios, significant digits") {
+  CHECK(fmt_percent1(0.351) == "35.1 %");  // a block of the whole model
+  CHECK(fmt_percent1(0.186) == "18.6 %");  // a probability (lesson 003: P(北京))
+  CHECK(fmt_percent1(-1e-9) == "0.0 %");
+  CHECK(fmt_percent_sig(1.3125) == "131.25%");  // the budget's SwiGLU against the classic FFN
+  CHECK(fmt_percent_sig(0.0000916) == "0.00916%");
+  CHECK(fmt_ratio(10.5) == "10.50");
+  CHECK(fmt_ratio(0.000732) == "0.000732");
+  CHECK(fmt_ratio(0.996) == "1.00");
+  CHECK(fmt_ratio(-1e-12) == "-1e-12");  // digits, not "-0"
+  CHECK(fmt_sig3(-0.04234) == "-0.0423");
+  CHECK(fmt_sig3(0.0) == "0");
+  CHECK(fmt_sig3(-0.0) == "0");
+  CHECK(fmt_sig3(1234.5) == "1.23e+03");
+}
+
+TEST_CASE("megabytes, zoom, token ids, before and after") {
+  CHECK(fmt_mb(22020096) == "22.02");    // one Qwen3.5-0.8B MLP layer in bf16, per generated token
+  CHECK(fmt_mb(528482304) == "528.48");  // all 24 layers
+  CHECK(fmt_mb(0) == "0.00");
+  CHECK(fmt_zoom(2) == "×2");
+  CHECK(fmt_zoom(1.25) == "×1.25");
+  CHECK(fmt_zoom(256) == "×256");
+  CHECK(fmt_token_id(68990) == "id 68990");
+  CHECK(fmt_before_after(fmt_percent1(0.186), fmt_percent1(0.017)) == "18.6 % → 1.7 %");
+}
+
 TEST_CASE("short numbers read back exactly; sizes and seconds") {
   for (double v : {0.1, -0.5, 1.0 / 3, 1e-5, 0.125, -2.375, 123456789.0})
     CHECK(std::strtod(fmt_short(v).c_str(), nullptr) == v);

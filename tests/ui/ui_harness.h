@@ -66,6 +66,14 @@ struct screen { float w, h; };
 static const screen SCREENS[] = {{390, 844}, {1280, 800}};
 
 // [SECTION] the text mirror holds every number on screen
-// Every decimal number and every thousands-grouped count that a view prints (tables, formulas,
-// follow-ups opened) must also be in #lab-text; static hints of the string table are not data.
+// Every number a view prints, integers included (a layer, a token position, "Step 3 of 5"), must
+// be in #lab-text as printed, and the numbers of one printed text together on one line of it in
+// the same order: "layer 0" on screen and "layer 2" in the mirror is a failure even though the
+// mirror holds a 0 elsewhere. Static hints of the string table are not data.
 void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least = 6);
+// The same over records a test kept itself (a page driver of its own).
+void check_mirror_has_every_number(const std::vector<item_record>& seen, const std::string& mirror,
+                                   const std::string& what, int at_least);
+// The numbers of a text in the order printed: "-0.268941", "264,241,152", "50.73", "2"; digits
+// inside a word ("int8", "Qwen3.5-0.8B", "x2") are not numbers.
+std::vector<std::string> printed_numbers(const std::string& text);

@@ -206,7 +206,7 @@ TEST_CASE("liveux: a double click types into the threshold, token k and delta; a
       CHECK(p.app.state.threshold == 0.125);
       CHECK(p.url().state.threshold == 0.125);
       CHECK(contains(platform_url_fragment(), "thr=0.125"));
-      CHECK(p.shows("> 0.125: "));
+      CHECK(p.shows(std::string("> 0.125") + tr_in(p.app.state.lang, STR_MIRROR_COLON)));  // "> 0.125: ", "> 0.125："
 
       lab_app_load_fragment(&p.app, std::string("#v=1&view=perm&layer=2&lang=") + lang);
       p.settle();
@@ -255,7 +255,7 @@ TEST_CASE("liveux: thr=-1 (and a threshold of 0) prints no negative zero on scre
     page p(link);
     p.settle();
     CHECK(p.app.state.threshold == 0);
-    CHECK(p.shows("< 0: "));
+    CHECK(p.shows(std::string("< 0") + tr_in(p.app.state.lang, STR_MIRROR_COLON)));
     for (const std::string& t : p.texts()) {
       INFO(link << ": \"" << t << "\"");
       CHECK_FALSE(std::regex_search(t, negative_zero));
