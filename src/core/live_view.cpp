@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/lab_text.h"
 #include "core/model_offer.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
@@ -13,6 +14,27 @@ std::string live_token_text(const source_model& m, int probe, int token) {
   const source_probe& p = m.probes[probe];
   if (token < (int)p.pieces.size() && !p.pieces[token].empty()) return p.pieces[token];
   return "#" + std::to_string(p.tokens[token]);
+}
+
+static bool hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+bool live_probe_has_split_bytes(const source_model& m, int probe) {
+  for (const std::string& piece : m.probes[probe].pieces)
+    for (size_t i = piece.find('<'); i != std::string::npos; i = piece.find('<', i + 1)) {
+      size_t k = i + 1;  // "<e5>", "<e5 85>": pairs of hex digits, one space between
+      while (k + 1 < piece.size() && hex_digit(piece[k]) && hex_digit(piece[k + 1])) k += piece[k + 2] == ' ' ? 3 : 2;
+      if (k > i + 1 && k < piece.size() && piece[k] == '>' && piece[k - 1] != ' ') return true;
+    }
+  return false;
+}
+
+std::string live_probe_label(const source_model& m, int probe) {
+  const source_probe& p = m.probes[probe];
+  if (!p.label.empty()) return p.label;
+  std::string out;
+  const bool pieces = p.pieces.size() == p.tokens.size();
+  for (size_t t = 0; t < p.tokens.size(); t++) out += pieces ? p.pieces[t] : (t ? " #" : "#") + std::to_string(p.tokens[t]);
+  return out;
 }
 
 std::string live_source_info(const layer_source* src) {
@@ -82,8 +104,24 @@ std::vector<std::string> live_status_lines(const layer_source* src) {
   return lines;
 }
 
+bool live_source_has_failure(const layer_source* src) {
+  if (!src) return false;
+  for (const source_failure& f : src->failures())
+    if (f.error.fault != STREAM_CANCELLED) return true;
+  return false;
+}
+
+std::string live_needs_whole_text(const layer_source* src, int layer, bool* loading) {
+  const source_progress p = src->progress(layer);
+  const bool failed = p.failed > 0 || live_source_has_failure(src);
+  const bool paused = p.paused && p.loaded < p.total;
+  if (loading) *loading = !paused && !failed && p.total > 0;
+  return tr(paused ? STR_LIVE_NEEDS_WHOLE_PAUSED : failed ? STR_LIVE_NEEDS_WHOLE_FAILED : STR_LIVE_NEEDS_WHOLE);
+}
+
 std::string live_fallback_text(const live_fallback& f) {
-  return strf(tr(STR_LIVE_FALLBACK), f.key, f.value.c_str(), f.shown.c_str());
+  if (std::string(f.key) == "ids") return strf(tr(STR_LIVE_IDS_REFUSED), f.value.c_str(), f.shown.c_str());
+  return strf(tr(STR_LIVE_FALLBACK), f.key, f.value.c_str(), lab_link_value_text(f.key, f.shown).c_str());
 }
 
 std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const live_choice& c) {
@@ -93,7 +131,7 @@ std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const
 }
 
 // [SECTION] mirror
-std::string live_header_text(live_session* ls, const live_choice& c) {
+std::string live_header_text(live_session* ls, const live_choice& c, const lab_state& s) {
   std::string out;
   const layer_source* src = ls->source.get();
   if (!src) return out;
@@ -102,11 +140,12 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
     std::string tokens;
     for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(m, c.probe, t);
     out += live_source_info(src) + "\n";
-    out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + m.probes[c.probe].label + "\" (" +
+    out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + live_probe_label(m, c.probe) + "\" (" +
            std::to_string(c.tokens) + ")" + tr(STR_MIRROR_COLON) + tokens + "\n";
+    if (live_probe_has_split_bytes(m, c.probe)) out += std::string(tr(STR_LIVE_SPLIT_BYTES)) + "\n";
   }
   for (const std::string& line : live_status_lines(src)) out += line + "\n";
-  if (c.ready && model_offer_shown(*ls)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
+  if (c.ready && model_offer_shown(*ls, s)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
   if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
   const std::string typed = sentence_status_line(ls);
   if (!typed.empty()) out += typed + "\n";
@@ -129,7 +168,7 @@ std::string perm_view_text(const lab_state& s, live_session* ls, const live_choi
   std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + "\n";
   out += "perm = [" + order + "]\n";
   const token_experiments& k = ls->tokens;
-  if (!k.valid || k.layer != c.layer || k.probe != c.probe) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  if (!k.valid || k.layer != c.layer || k.probe != c.probe) return out + live_needs_whole_text(ls->source.get(), c.layer) + "\n";
   out += strf(tr(STR_PERM_RESULT), k.shuffle.max_abs_diff == 0 ? tr(STR_PERM_EXACT) : fmt6(k.shuffle.max_abs_diff).c_str()) + "\n";
   if (k.shuffle.max_abs_diff == 0) out += std::string(tr(STR_PERM_WHY)) + "\n";
   out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + tr(STR_MIRROR_SEP) + tr(STR_PERM_DELTA) + " = " +
@@ -154,7 +193,7 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
                     " " + std::to_string(c.unit) + "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
   bool live = false;
   const std::vector<float>* v = gate_activity_values(&ls->gates, ls->source.get(), c.layer, c.probe, &live);
-  if (!v || !live) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  if (!v || !live) return out + live_needs_whole_text(ls->source.get(), c.layer) + "\n";
   out += std::string(tr(STR_WEIGHTS_SILU)) + tr(STR_MIRROR_COLON);
   for (int t = 0; t < c.tokens; t++)
     out += live_token_text(m, c.probe, t) + " " + fmt6((*v)[(size_t)t * m.intermediate + c.unit]) +
@@ -182,5 +221,5 @@ std::string sentence_status_line(const live_session* ls) {
   if (!t) return "";
   if (t->state() == SENTENCE_FETCHING || t->state() == SENTENCE_TOKENIZING) return strf(tr(STR_TOK_WORKING), SENTENCE_TOKENIZER_FILE);
   if (t->state() == SENTENCE_FAILED) return sentence_failure_text(*t);
-  return "";
+  return ls->sentence_note;
 }

@@ -20,5 +20,8 @@ std::string fmt_fixed(double v, int decimals);  // fmt_fixed(-0.001, 2) == "0.00
 std::string fmt_count(int64_t n);               // "264,241,152"
 std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K", "512" (two decimals)
 std::string fmt_percent(double share);          // 0.5073 -> "50.73 %" (two decimals, as the live views print shares)
+// A share of a whole with `decimals` decimals ("35.1 %"); one too small for them keeps two
+// significant digits ("0.0067 %"), so that a part that exists never reads "0.0 %".
+std::string fmt_share(double share, int decimals);
 std::string fmt_mib(uint64_t bytes);            // 11010048 -> "10.5" (MiB, one decimal)
 std::string fmt_seconds(double s);              // 20 -> "20"

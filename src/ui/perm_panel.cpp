@@ -115,8 +115,9 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
 
   if (!k->valid || k->layer != c.layer || k->probe != c.probe) {
     const source_progress p = ls->source->progress(c.layer);
-    widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
-    if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
+    bool loading = false;
+    widget_text_wrapped(live_needs_whole_text(ls->source.get(), c.layer, &loading));
+    if (loading) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
   ImGui::Separator();

@@ -6,6 +6,7 @@
 
 #include "core/checkpoint_remote/model_location.h"
 #include "core/live_view.h"
+#include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
 #include "platform/platform.h"
@@ -15,6 +16,8 @@
 static char g_typed[LAB_TEXT_MAX + 1];
 static bool g_applied = false;  // the last answer went into the link already
 
+const char* sentence_box_typed() { return g_typed; }
+
 // A new checkpoint: a new tokenizer for its file, and the box starts from the link's sentence.
 static void follow_model(const lab_state& s, live_session* ls) {
   if (ls->typing && ls->typing_model == s.model) return;
@@ -22,9 +25,16 @@ static void follow_model(const lab_state& s, live_session* ls) {
   std::string why;
   ls->typing.reset();
   ls->typing_model = s.model;
+  ls->sentence_note.clear();
   if (!model_location_parse(s.model, &where, &why)) return;
   ls->typing.reset(new sentence_tokenizer(platform_fetch_client(), platform_tokenizer(), where));
-  const std::string start = s.text.empty() ? tr(STR_LESSON_SENTENCE) : s.text;
+  // The sentence that is computed: the link's text, or its pieces joined (ids= alone: none shown,
+  // rather than the lesson's sentence, which is not what the page computes).
+  std::vector<std::string> pieces;
+  std::string joined;
+  if (!s.ids.empty() && sentence_pieces_split(s.pieces, &pieces) && pieces.size() == s.ids.size())
+    for (const std::string& p : pieces) joined += p;
+  const std::string start = !s.text.empty() ? s.text : s.ids.empty() ? std::string(tr(STR_LESSON_SENTENCE)) : joined;
   std::strncpy(g_typed, start.c_str(), LAB_TEXT_MAX);
   g_typed[LAB_TEXT_MAX] = 0;
   g_applied = true;
@@ -57,6 +67,7 @@ void sentence_box_draw(lab_state* s, live_session* ls, bool shown) {
   if (shown && sentence_box_field()) {
     t->request(g_typed, SENTENCE_MAX_TOKENS);
     g_applied = false;
+    ls->sentence_note.clear();
   }
   t->pump();
   if (t->state() == SENTENCE_DONE && !g_applied) {
@@ -68,8 +79,9 @@ void sentence_box_draw(lab_state* s, live_session* ls, bool shown) {
     s->pieces = sentence_pieces_join(a.pieces);
     if (s->pieces.size() > LAB_TEXT_MAX) s->pieces.clear();
     s->probe = 0;
-    s->perm.clear();
-    s->hist_token = -1;
+    // A shorter sentence moves the changed token quietly, and says so in words about the sentence.
+    if (live_fit_sentence(s, (int)a.ids.size()))
+      ls->sentence_note = strf(tr(STR_TOK_REFIT), std::to_string(a.ids.size()).c_str(), std::to_string(s->token).c_str());
   }
   const std::string line = sentence_status_line(ls);
   if (shown && !line.empty()) {

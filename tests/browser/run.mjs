@@ -13,6 +13,8 @@ import { registerLiveUxTests } from "./liveux_tests.mjs";
 import { registerLessonTests } from "./lesson_tests.mjs";
 import { registerCheckpointTests } from "./checkpoint_tests.mjs";
 import { registerTokenizerTests } from "./tokenizer_tests.mjs";
+import { registerRecoveryTests } from "./recovery_tests.mjs";
+import { registerWordsTests } from "./words_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -350,6 +352,8 @@ registerLiveUxTests(test, { expect, shot });
 registerLessonTests(test, { expect, expectIncludes, shot });
 registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
 registerTokenizerTests(test, { expect, shot, cli: opt("--cli", "build-native/swiglu") });
+registerRecoveryTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -368,6 +368,14 @@ void checkpoint_source::maybe_finish_open() {
   }
   const model_config& c = ck_.config;
   probes_ = options_.probes;
+  // The link's ids= outside this model's vocabulary: the lesson's sentence instead (the page says
+  // which id), never a failure that blames another file.
+  model_.vocab = c.vocab;
+  model_.refused_id = -1;
+  for (const source_probe& p : probes_)
+    for (int64_t id : p.tokens)
+      if ((id < 0 || id >= c.vocab) && model_.refused_id < 0) model_.refused_id = id;
+  if (model_.refused_id >= 0) probes_.clear();
   if (probes_.empty()) {
     if (c.synthetic) {
       probes_.push_back(checkpoint_default_synthetic_probe());
@@ -380,10 +388,10 @@ void checkpoint_source::maybe_finish_open() {
     if (p.tokens.empty() || p.tokens.size() > PACK_MAX_TOKENS)
       return fail_open(kConfigFile, model_location_file_url(where_, kConfigFile),
                        format_error(STREAM_NEEDS_IDS, read_error_at("", STR_READ_PROBE_TOKENS, {std::to_string((int)PACK_MAX_TOKENS)})));
-    for (int64_t id : p.tokens)
+    for (int64_t id : p.tokens)  // now only the tokenizer's own ids: a tokenizer.json of another model
       if (id < 0 || id >= c.vocab)
-        return fail_open(kConfigFile, model_location_file_url(where_, kConfigFile),
-                         format_error(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE,
+        return fail_open(SENTENCE_TOKENIZER_FILE, model_location_file_url(where_, SENTENCE_TOKENIZER_FILE),
+                         format_error(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKENIZER_VOCAB,
                                                                       {std::to_string(id), std::to_string(c.vocab - 1)})));
   }
   model_.model_id = where_.hub ? where_.id() : !c.name_or_path.empty() ? c.name_or_path : where_.text;
