@@ -107,6 +107,8 @@ static void view_button(lab_state* s, const lab_view_info& v) {
   if (selected) ImGui::PopStyleColor();
 }
 
+bool lab_app_phone(const lab_app*) { return ImGui::GetIO().DisplaySize.x < LAB_PRESENT_MIN_WIDTH; }
+
 bool lab_app_presenting(const lab_app* app) {
   return app->state.ui == LAB_UI_PRESENT && ImGui::GetIO().DisplaySize.x >= LAB_PRESENT_MIN_WIDTH;
 }
@@ -182,7 +184,7 @@ static std::string lesson_mirror_text(lab_app* app) {
   lab_lang saved = strings_lang();
   strings_set_lang(app->state.lang);
   std::string out = faq_text(app->state.view, app->faq_open);
-  panel_frame f = {&app->state, &app->live, &app->choice, 0};
+  panel_frame f = {&app->state, &app->live, &app->choice, 0, false};
   out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
   if (widget_term_open() >= 0) out += glossary_mirror_text(glossary_id(widget_term_open())) + "\n";
   strings_set_lang(saved);
@@ -325,16 +327,25 @@ void lab_app_frame(lab_app* app, double now) {
   ImGui::Separator();
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
-  if (v.live()) {
-    app->choice = live_prepare(app, now);
-    live_header_draw(&app->state, &app->live, app->choice, (v.needs & LIVE_GATE_HISTOGRAMS) != 0, now,
-                     !live_controls_hidden(app));
+  if (v.live()) app->choice = live_prepare(app, now);
+  // On a phone the gates view's figure comes first, as in the early text (its histograms at the
+  // top), and the live header under the view: at the first frame the figures stay on screen. A
+  // failure (what failed, Retry) goes back on top, where it is seen.
+  const bool figure_first = v.live() && (v.needs & LIVE_GATE_HISTOGRAMS) && app->choice.ready && lab_app_phone(app) &&
+                            !live_source_has_failure(app->live.source.get());
+  const bool pick_layers = (v.needs & LIVE_GATE_HISTOGRAMS) != 0;
+  if (v.live() && !figure_first) {
+    live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
     ImGui::Separator();
   }
-  panel_frame f = {&app->state, &app->live, &app->choice, now};
+  panel_frame f = {&app->state, &app->live, &app->choice, now, figure_first};
   const panel_row& row = PANELS[app->state.view];
   row.keys(app->panels[app->state.view], &f);
   row.draw(app->panels[app->state.view], &f);
+  if (figure_first) {
+    ImGui::Separator();
+    live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
+  }
   faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();

@@ -50,5 +50,7 @@ bool lab_app_animating(const lab_app* app, double now_seconds);
 // opened the class's one link, the page keeps its normal layout (the link keeps ui=present).
 #define LAB_PRESENT_MIN_WIDTH 720.0f
 bool lab_app_presenting(const lab_app* app);
+// A screen narrower than that is a phone's: the gates view's figure comes before the live header.
+bool lab_app_phone(const lab_app* app);
 // Whether a view's panel memory is in the given state (tests): the hand panel playing.
 bool lab_app_panel_animating(const lab_app* app, lab_view view, double now_seconds);
