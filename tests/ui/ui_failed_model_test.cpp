@@ -132,6 +132,7 @@ TEST_CASE("ids= outside the model's vocabulary: the lesson's sentence, and words
     CHECK(site.requests_of("ckpt/config.json") == 1);  // shown by the source already open, not reopened
     const source_probe& shown = page.app.live.source->model().probes.at(0);
     CHECK(shown.tokens == checkpoint_default_synthetic_probe().tokens);  // the lesson's sentence
+    CHECK(std::string(sentence_box_typed()) == in(l, STR_LESSON_SENTENCE));  // and the box says so
   }
 }
 
