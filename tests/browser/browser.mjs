@@ -119,6 +119,20 @@ export async function itemCenter(page, name) {
   return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
 }
 
+// True when a printed text (window.labItems) containing `part` is on screen and reachable.
+export const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
+
+// Presses Tab (from the canvas) until `name` has the keyboard's focus; the name that has it.
+export async function tabTo(page, name, limit = 40) {
+  await page.locator("#canvas").focus();
+  let focused = "";
+  for (let i = 0; i < limit && focused !== name; i++) {
+    await pressAndWaitForFocus(page, "Tab");
+    focused = await page.evaluate(() => window.labFocused());
+  }
+  return focused;
+}
+
 // Scrolls the page until the widget named `name` is on screen, as a person would: the wheel on a
 // laptop, a swipe in the page's left margin (on no control) on a phone, which has no wheel.
 // Widgets inside a box scrolled out of view are not drawn: scrolled towards the bottom until found.

@@ -7,12 +7,8 @@
 // quiz's view button off a locked path comes back; "Start the lesson" keeps the keyboard's focus.
 // Screenshots desktop and phone, en and zh. The checkpoints are make_checkpoint's small ones,
 // --unmarked (a real model: the lesson's sentence through its tokenizer.json), on a Hub-like host.
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, pressAndWaitForFocus } from "./browser.mjs";
-import { createHubServers } from "../../tools/hub_server.mjs";
+import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo } from "./browser.mjs";
+import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -25,27 +21,9 @@ const WORDS = {
         wasm: "无法加载 swiglu_lab.wasm", retry: "重试", path: "课程路线：", off: "这个视图不在课程路线上" },
 };
 
-async function startHub(root) {
-  const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log });
-  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
-}
-
-// What a person sees: a printed text (window.labItems) containing `part`, on screen and reachable.
-const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
 const names = async (page) => new Set((await settledItems(page)).map((it) => it.name).filter(Boolean));
 
 export function registerRecoveryTests(test, { expect, expectIncludes, shot, cli }) {
-  const makeCkpt = path.join(path.dirname(cli), "make_checkpoint");
-  let root = null;
-  const ensureCheckpoint = () => {
-    if (root) return root;
-    root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-rec-"));
-    const small = ["--hidden", "128", "--intermediate", "384", "--num-layers", "2", "--vocab", "512", "--unmarked"];
-    execFileSync(makeCkpt, ["--out", path.join(root, "swiglu-lab", "small"), ...small]);
-    return root;
-  };
   // The browser logs a refused request itself; nothing else may appear.
   const unexpected = (page) => page.labErrors.filter((e) => !/Failed to load|net::ERR_|status of 404/.test(e));
 
@@ -108,7 +86,7 @@ export function registerRecoveryTests(test, { expect, expectIncludes, shot, cli 
   // [SECTION] item 3: ids= the model cannot read
   for (const lang of ["en", "zh"])
     test(`ids= outside the vocabulary ${lang}: the lesson's sentence, and the id named`, async (site) => {
-      const h = await startHub(ensureCheckpoint());
+      const h = await startHub(smallCheckpointRoot(cli));
       try {
         const model = `${h.base}/swiglu-lab/small/resolve/main/`;
         const page = await openPage(site, `#v=1&view=gates&lang=${lang}&model=${model}&ids=5,99999,7`);
@@ -213,13 +191,7 @@ export function registerRecoveryTests(test, { expect, expectIncludes, shot, cli 
   // [SECTION] item 7: "Start the lesson" from the keyboard
   test("start the lesson by keyboard: step 0, and the focus on the step's Next (not lost)", async (site) => {
     const page = await openPage(site, "#v=1&view=hand&step=5&lang=en");
-    await page.locator("#canvas").focus();
-    let focused = "";
-    for (let i = 0; i < 30 && focused !== "lesson-start"; i++) {
-      await pressAndWaitForFocus(page, "Tab");
-      focused = await page.evaluate(() => window.labFocused());
-    }
-    expect(focused === "lesson-start", "Tab never reached Start the lesson");
+    expect(await tabTo(page, "lesson-start") === "lesson-start", "Tab never reached Start the lesson");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => location.hash.includes("path=hand,silu"));
     await waitForMirror(page, "Step 0 of 5");

@@ -5,12 +5,8 @@
 // are said in words (all tokens, 0); a character split across tokens shows its bytes; a user name
 // and password never stay in the header or the link; a glossary definition by keyboard beside its
 // term; the whole model's bar labelled. Screenshots desktop and phone.
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, pressAndWaitForFocus, bringIntoView } from "./browser.mjs";
-import { createHubServers } from "../../tools/hub_server.mjs";
+import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, bringIntoView } from "./browser.mjs";
+import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -29,27 +25,10 @@ const W = {
         probe: "探针句子：\"#5 #3 #7\" (3)", norms: "归一化 0.0067 %" },
 };
 
-async function startHub(root) {
-  const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log });
-  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
-}
-
-const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
 
 export function registerWordsTests(test, { expect, expectIncludes, shot, cli }) {
-  const makeCkpt = path.join(path.dirname(cli), "make_checkpoint");
-  let root = null;
-  const ensureCheckpoint = () => {
-    if (root) return root;
-    root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-words-"));
-    const small = ["--hidden", "128", "--intermediate", "384", "--num-layers", "2", "--vocab", "512", "--unmarked"];
-    execFileSync(makeCkpt, ["--out", path.join(root, "swiglu-lab", "small"), ...small]);
-    return root;
-  };
   const withHub = async (fn) => {
-    const h = await startHub(ensureCheckpoint());
+    const h = await startHub(smallCheckpointRoot(cli));
     try { await fn(h, `${h.base}/swiglu-lab/small/resolve/main/`); } finally { h.hub.close(); }
   };
   const typeSentence = async (page, text) => {
@@ -156,13 +135,7 @@ export function registerWordsTests(test, { expect, expectIncludes, shot, cli }) 
     test(`words ${lang}: a definition shown by the keyboard's focus sits beside its term; the model bar is labelled`, async (site) => {
       const page = await openPage(site, `#v=1&view=hand&lang=${lang}`);
       await page.mouse.move(300, 30);  // the pointer resting on the view buttons
-      await page.locator("#canvas").focus();
-      let focused = "";
-      for (let i = 0; i < 30 && focused !== "gloss-swiglu"; i++) {
-        await pressAndWaitForFocus(page, "Tab");
-        focused = await page.evaluate(() => window.labFocused());
-      }
-      expect(focused === "gloss-swiglu", "Tab never reached the marked term");
+      expect(await tabTo(page, "gloss-swiglu") === "gloss-swiglu", "Tab never reached the marked term");
       await page.waitForFunction(() => window.labItemRect("glossary-tooltip"));
       const [tip, term] = await page.evaluate(() => [window.labItemRect("glossary-tooltip"), window.labItemRect("gloss-swiglu")]);
       const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
