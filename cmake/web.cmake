@@ -116,12 +116,12 @@ foreach(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/tr
   add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${font} ${SITE_DIR}/fonts/)
 endforeach()
 
-# The page shell and its static files go beside the js and wasm; then every file of the first
-# load is compressed once (FILE.br, FILE.gz) for servers that send precompressed files.
-foreach(f index.html)
-  add_custom_command(TARGET swiglu_lab POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/web/${f} ${SITE_DIR}/${f})
-endforeach()
+# The page shell goes beside the js and wasm, with its own words from the string table
+# (tools/page_shell.mjs); then every file of the first load is compressed once (FILE.br, FILE.gz)
+# for servers that send precompressed files.
+add_custom_command(TARGET swiglu_lab POST_BUILD
+  COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_shell.mjs ${CMAKE_SOURCE_DIR}/web/index.html
+          ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${SITE_DIR}/index.html)
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
           swiglu_text_en.wasm swiglu_text_zh.wasm swiglu_text_gates_en.wasm swiglu_text_gates_zh.wasm
@@ -200,7 +200,7 @@ foreach(lang en zh)
     target_link_options(${early} PRIVATE
       -Oz -fno-rtti -flto -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
       -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
-      -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_malloc,_free)
+      -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_early_set_quiz_record,_malloc,_free)
     add_dependencies(swiglu_lab ${early})
   endforeach()
 endforeach()

@@ -9,7 +9,10 @@ lab_state lab_state_default() { return url_state_defaults(); }
 // Two states are equal when their links are: one definition of what a view is (url_keys.cpp).
 bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }
 
+static bool path_place_ok(const lab_state& s, int at) { return at >= 0 && at < int(s.path.size()); }
+
 int lab_path_index(const lab_state& s) {
+  if (path_place_ok(s, s.path_at) && s.path[size_t(s.path_at)] == s.view) return s.path_at;
   for (size_t i = 0; i < s.path.size(); ++i)
     if (s.path[i] == s.view) return int(i);
   return -1;
@@ -17,10 +20,18 @@ int lab_path_index(const lab_state& s) {
 
 bool lab_path_step(lab_state* s, int direction) {
   const int at = lab_path_index(*s), n = int(s->path.size());
-  const int to = at < 0 ? (direction > 0 && n > 0 ? 0 : -1) : at + direction;
-  if (to < 0 || to >= n || s->path[to] < 0 || s->path[to] >= LAB_VIEW_COUNT) return false;
-  s->view = lab_view(s->path[to]);
+  int to = at + direction;
+  if (at < 0) to = path_place_ok(*s, s->path_at) ? s->path_at : direction > 0 && n > 0 ? 0 : -1;
+  if (to < 0 || to >= n || s->path[size_t(to)] < 0 || s->path[size_t(to)] >= LAB_VIEW_COUNT) return false;
+  s->view = lab_view(s->path[size_t(to)]);
+  s->path_at = to;
   return true;
+}
+
+void lab_path_follow(lab_state* s) {
+  const int at = lab_path_index(*s);
+  if (at >= 0) s->path_at = at;
+  else if (!path_place_ok(*s, s->path_at)) s->path_at = -1;  // no place on this path: the link says so
 }
 
 const lab_view LAB_LESSON_ORDER[] = {LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
@@ -30,4 +41,6 @@ const int LAB_LESSON_ORDER_COUNT = int(sizeof LAB_LESSON_ORDER / sizeof LAB_LESS
 void lab_lesson_start(lab_state* s) {
   s->path.assign(LAB_LESSON_ORDER, LAB_LESSON_ORDER + LAB_LESSON_ORDER_COUNT);
   s->view = LAB_LESSON_ORDER[0];
+  s->path_at = 0;
+  s->step = 0;  // the lesson starts before anything is computed, not at the answer
 }

@@ -72,6 +72,7 @@ struct lab_state {
   // question is open. A path is the teacher's order of views; lock keeps a student on it.
   int quiz;                          // quiz_id shown first on the quiz view
   std::vector<int64_t> path;         // lab_view values; empty = no lesson path
+  int path_at;                       // the place on the path the student is at, or left it from (at=); -1: the view's first
   int lock;                          // 1: no view buttons, no pack change (an "explore freely" button unlocks)
   int ui;                            // lab_ui
 };
@@ -82,12 +83,18 @@ lab_state lab_state_default();
 
 bool lab_state_equal(const lab_state& a, const lab_state& b);
 
-// A lesson path (path=): where the current view stands in it (its first occurrence), -1 when the
-// path is empty or does not hold the view.
+// A lesson path (path=): where the current view stands in it, -1 when the path is empty or does
+// not hold the view. A path may name a view twice (hand,silu,hand,quiz): the place is path_at
+// (at= in the link) when it holds the view, else the view's first place.
 int lab_path_index(const lab_state& s);
-// Moves to the previous (-1) or next (+1) view of the path; from a view off the path, Next
-// goes to the path's first view. Returns false when there is nowhere to go.
+// Moves to the previous (-1) or next (+1) place of the path. From a view off the path (a quiz's
+// "open that view" button), both return to the place the student left (path_at), or Next goes
+// to the path's start when there is none. Returns false when there is nowhere to go.
 bool lab_path_step(lab_state* s, int direction);
+// After any change of view: path_at follows the view while it is on the path, and keeps the
+// place it left while it is off (so Previous / Next can return there); a place the path does not
+// have (a link's at= past its end, or no path) becomes -1.
+void lab_path_follow(lab_state* s);
 
 // The lessons' own reading order, as a path: lecture 002's hand calculation first, then lesson
 // 001's SiLU and parameter budget, chapter 4's real weights (000/003: the gate fractions, the
@@ -95,5 +102,6 @@ bool lab_path_step(lab_state* s, int direction);
 // hand,silu,budget,gates,perm,weights,quiz
 extern const lab_view LAB_LESSON_ORDER[];
 extern const int LAB_LESSON_ORDER_COUNT;
-// "Start the lesson": the state follows that path from its first view (the other settings stay).
+// "Start the lesson": the state follows that path from its first view, the hand calculation at
+// its start (step 0, nothing computed yet); the other settings stay.
 void lab_lesson_start(lab_state* s);

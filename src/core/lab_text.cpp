@@ -184,6 +184,27 @@ std::string lab_model_text(const lab_state& s) {
   return out;
 }
 
+std::string lab_path_text(const lab_state& s) {
+  const int n = int(s.path.size()), at = lab_path_index(s);
+  if (n == 0) return "";
+  if (at >= 0) return strf(tr(STR_PATH_STEP), std::to_string(at + 1).c_str(), std::to_string(n).c_str());
+  if (s.path_at >= 0 && s.path_at < n)
+    return strf(tr(STR_PATH_RETURN), std::to_string(s.path_at + 1).c_str(), std::to_string(n).c_str());
+  return tr(STR_PATH_OFF_PATH);
+}
+
+std::string lab_quiz_progress_text(const quiz_progress& p) {
+  std::string out = strf(tr(STR_QUIZ_PROGRESS), std::to_string(quiz_progress_right(p)).c_str(),
+                         std::to_string(int(QUIZ_COUNT)).c_str()) + "\n";
+  for (quiz_verdict v : {QUIZ_RIGHT, QUIZ_WRONG}) {
+    std::string list;
+    for (int q = 0; q < QUIZ_COUNT; ++q)
+      if (p.verdict[q] == v) list += (list.empty() ? "" : ", ") + std::to_string(q + 1);
+    if (!list.empty()) out += std::string(tr(v == QUIZ_RIGHT ? STR_QUIZ_STATUS_RIGHT : STR_QUIZ_STATUS_WRONG)) + tr(STR_MIRROR_COLON) + list + "\n";
+  }
+  return out;
+}
+
 std::string lab_quiz_number_text(int q) { return strf(tr(STR_QUIZ_NUMBER), (std::to_string(q + 1) + " / " + std::to_string(int(QUIZ_COUNT))).c_str()); }
 
 std::string quiz_view_text(const lab_state& s, live_session* ls, const live_choice&) {
@@ -216,10 +237,12 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
     if (ls && ls->source) {
       const live_choice none;
       const live_choice& choice = c ? *c : none;
-      out += live_header_text(ls, choice);
+      out += live_header_text(ls, choice, s);
       if (choice.ready) out += v.text(s, ls, choice);
     }
   }
+  // On a lesson path: where the student is on it (the bar above the view).
+  if (!s.path.empty()) out = std::string(tr(STR_PATH_LESSON)) + tr(STR_MIRROR_COLON) + lab_path_text(s) + "\n" + out;
   strings_set_lang(saved);
   return out;
 }
@@ -235,12 +258,21 @@ static std::string clip_quote(const std::string& s) {
   return s.substr(0, end) + "…";
 }
 
+std::string lab_link_value_text(const std::string& key, const std::string& value) {
+  if (value != "-1") return value;
+  if (key == "htok") return tr(STR_VALUE_ALL_TOKENS);
+  if (key == "layer") return tr(STR_VALUE_FIRST_LAYER);
+  if (key == "at") return tr(STR_VALUE_FIRST_PLACE);
+  return value;
+}
+
 std::string lab_notice_text(const url_notice& n) {
-  std::string key = clip_quote(n.key), value = clip_quote(n.value);
+  std::string key = clip_quote(n.key), value = clip_quote(n.value), used = clip_quote(lab_link_value_text(n.key, n.used));
   switch (n.problem) {
     case URL_MALFORMED: return strf(tr(STR_NOTICE_MALFORMED), key.c_str(), value.c_str());
-    case URL_CLAMPED: return strf(tr(STR_NOTICE_CLAMPED), key.c_str(), value.c_str());
+    case URL_CLAMPED: return strf(tr(STR_NOTICE_CLAMPED), key.c_str(), value.c_str(), used.c_str());
     case URL_NEWER_VERSION: return strf(tr(STR_NOTICE_NEWER), value.c_str());
+    case URL_CREDENTIALS: return strf(tr(STR_NOTICE_CREDENTIALS), key.c_str(), value.c_str());
   }
   return "";
 }

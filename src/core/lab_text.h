@@ -70,8 +70,17 @@ std::string lab_model_percent(int64_t count);  // of the whole model: "35.1 %"
 std::vector<std::vector<std::string>> lab_decode_rows(const lab_state& s);
 // Both, as the mirror prints them under the budget view.
 std::string lab_model_text(const lab_state& s);
+// The lesson path's line, bar and mirror alike: "3 of 6", or off the path where Previous and Next
+// return to; "" without a path.
+std::string lab_path_text(const lab_state& s);
+// This browser's quiz record as the quiz view shows it: "8 of 11 answered right in this browser",
+// then which questions are right and which answered but not right yet (their numbers).
+struct quiz_progress;
+std::string lab_quiz_progress_text(const quiz_progress& progress);
 // "Question 3 / 11"
 std::string lab_quiz_number_text(int quiz);
 
 // One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
 std::string lab_notice_text(const url_notice& notice);
+// A key's value as a notice says it: the -1 of htok, layer and at in words ("all tokens").
+std::string lab_link_value_text(const std::string& key, const std::string& value);

@@ -6,12 +6,21 @@
 #include "core/lab_text.h"
 #include "core/experiments/live_session.h"
 #include "core/pack/pack_format.h"
+#include "core/quiz.h"
 #include "core/strings.h"
+
+static std::string g_quiz_record;
+void lab_text_open_set_quiz_record(const std::string& stored) { g_quiz_record = stored; }
+
+// What the panels add to a view without weights at opening: the quiz's record.
+static std::string panel_text_at_open(const lab_state& s) {
+  return s.view == LAB_VIEW_QUIZ ? lab_quiz_progress_text(quiz_progress_decode(g_quiz_record)) : "";
+}
 
 std::string lab_text_at_open(const lab_state& s) {
   const lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
-  std::string out = lab_text(s) + faq_text(s.view, 0);  // no weights yet; every question folded
+  std::string out = lab_text(s) + faq_text(s.view, 0) + panel_text_at_open(s);  // no weights yet; every question folded
   strings_set_lang(saved);
   return out;
 }

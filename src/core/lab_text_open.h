@@ -9,6 +9,9 @@
 #include "core/lab_state.h"
 
 std::string lab_text_at_open(const lab_state& state);
+// The quiz view's record of this browser (localStorage "swiglu-lab.quiz", quiz_progress_encode),
+// which the quiz's mirror prints after its question: the page hands it to the early text; "" none.
+void lab_text_open_set_quiz_record(const std::string& stored);
 
 // The same once the default pack's manifest is in (the page preloads it for a live view): for
 // the gates view at the lessons' threshold over every token, the title, then the rows the app's

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/lab_text.h"
 #include "core/model_offer.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
@@ -13,6 +14,27 @@ std::string live_token_text(const source_model& m, int probe, int token) {
   const source_probe& p = m.probes[probe];
   if (token < (int)p.pieces.size() && !p.pieces[token].empty()) return p.pieces[token];
   return "#" + std::to_string(p.tokens[token]);
+}
+
+static bool hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+bool live_probe_has_split_bytes(const source_model& m, int probe) {
+  for (const std::string& piece : m.probes[probe].pieces)
+    for (size_t i = piece.find('<'); i != std::string::npos; i = piece.find('<', i + 1)) {
+      size_t k = i + 1;  // "<e5>", "<e5 85>": pairs of hex digits, one space between
+      while (k + 1 < piece.size() && hex_digit(piece[k]) && hex_digit(piece[k + 1])) k += piece[k + 2] == ' ' ? 3 : 2;
+      if (k > i + 1 && k < piece.size() && piece[k] == '>' && piece[k - 1] != ' ') return true;
+    }
+  return false;
+}
+
+std::string live_probe_label(const source_model& m, int probe) {
+  const source_probe& p = m.probes[probe];
+  if (!p.label.empty()) return p.label;
+  std::string out;
+  const bool pieces = p.pieces.size() == p.tokens.size();
+  for (size_t t = 0; t < p.tokens.size(); t++) out += pieces ? p.pieces[t] : (t ? " #" : "#") + std::to_string(p.tokens[t]);
+  return out;
 }
 
 std::string live_source_info(const layer_source* src) {
@@ -106,8 +128,24 @@ std::vector<std::string> live_status_lines(const layer_source* src) {
   return lines;
 }
 
+bool live_source_has_failure(const layer_source* src) {
+  if (!src) return false;
+  for (const source_failure& f : src->failures())
+    if (f.error.fault != STREAM_CANCELLED) return true;
+  return false;
+}
+
+std::string live_needs_whole_text(const layer_source* src, int layer, bool* loading) {
+  const source_progress p = src->progress(layer);
+  const bool failed = p.failed > 0 || live_source_has_failure(src);
+  const bool paused = p.paused && p.loaded < p.total;
+  if (loading) *loading = !paused && !failed && p.total > 0;
+  return tr(paused ? STR_LIVE_NEEDS_WHOLE_PAUSED : failed ? STR_LIVE_NEEDS_WHOLE_FAILED : STR_LIVE_NEEDS_WHOLE);
+}
+
 std::string live_fallback_text(const live_fallback& f) {
-  return strf(tr(STR_LIVE_FALLBACK), f.key, f.value.c_str(), f.shown.c_str());
+  if (std::string(f.key) == "ids") return strf(tr(STR_LIVE_IDS_REFUSED), f.value.c_str(), f.shown.c_str());
+  return strf(tr(STR_LIVE_FALLBACK), f.key, f.value.c_str(), lab_link_value_text(f.key, f.shown).c_str());
 }
 
 std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const live_choice& c) {
@@ -117,7 +155,7 @@ std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const
 }
 
 // [SECTION] mirror
-std::string live_header_text(live_session* ls, const live_choice& c) {
+std::string live_header_text(live_session* ls, const live_choice& c, const lab_state& s) {
   std::string out;
   const layer_source* src = ls->source.get();
   if (!src) return out;
@@ -126,11 +164,12 @@ std::string live_header_text(live_session* ls, const live_choice& c) {
     std::string tokens;
     for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(m, c.probe, t);
     out += live_source_info(src) + "\n";
-    out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + m.probes[c.probe].label + "\" (" +
+    out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + live_probe_label(m, c.probe) + "\" (" +
            std::to_string(c.tokens) + ")" + tr(STR_MIRROR_COLON) + tokens + "\n";
+    if (live_probe_has_split_bytes(m, c.probe)) out += std::string(tr(STR_LIVE_SPLIT_BYTES)) + "\n";
   }
   for (const std::string& line : live_status_lines(src)) out += line + "\n";
-  if (c.ready && model_offer_shown(*ls)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
+  if (c.ready && model_offer_shown(*ls, s)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
   if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
   const std::string typed = sentence_status_line(ls);
   if (!typed.empty()) out += typed + "\n";
@@ -184,7 +223,7 @@ std::string perm_view_text(const lab_state& s, live_session* ls, const live_choi
   std::string out = strf(tr(STR_LIVE_LAYER_N), std::to_string(c.layer).c_str()) + "\n";
   out += "perm = [" + order + "]\n";
   const token_experiments& k = ls->tokens;
-  if (!perm_results_shown(ls, c)) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  if (!perm_results_shown(ls, c)) return out + live_needs_whole_text(ls->source.get(), c.layer) + "\n";
   out += perm_result_text(ls) + "\n";
   if (k.shuffle.max_abs_diff == 0) out += std::string(tr(STR_PERM_WHY)) + "\n";
   out += std::string(tr(STR_PERM_TOKEN)) + " = " + std::to_string(c.token) + tr(STR_MIRROR_SEP) + tr(STR_PERM_DELTA) + " = " +
@@ -229,7 +268,7 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
                     weights_matrix_text(m, (mlp_part)s.matrix) + sep + weights_unit_text(c) + sep + weights_zoom_text(s) +
                     "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
   const view_row silu = weights_silu_row(s, ls, c);
-  if (silu.cells.empty()) return out + tr(STR_LIVE_NEEDS_WHOLE) + "\n";
+  if (silu.cells.empty()) return out + live_needs_whole_text(ls->source.get(), c.layer) + "\n";
   return out + view_row_line(silu) + "\n";
 }
 
@@ -265,5 +304,5 @@ std::string sentence_status_line(const live_session* ls) {
   if (!t) return "";
   if (t->state() == SENTENCE_FETCHING || t->state() == SENTENCE_TOKENIZING) return strf(tr(STR_TOK_WORKING), SENTENCE_TOKENIZER_FILE);
   if (t->state() == SENTENCE_FAILED) return sentence_failure_text(*t);
-  return "";
+  return ls->sentence_note;
 }

@@ -14,12 +14,23 @@
 
 // A token's text for chips and the mirror: its piece when the source has one, else "#id".
 std::string live_token_text(const source_model& m, int probe, int token);
+// True when a token of the probe is part of a character split across tokens (its piece shows the
+// bytes, "<e5 85>", bpe_decode_piece): the header then says what that means (STR_LIVE_SPLIT_BYTES).
+bool live_probe_has_split_bytes(const source_model& m, int probe);
+// The probe sentence as the header shows it: its label, or (a link with ids= and no text=) what
+// is computed: its pieces joined, else the ids ("#5 #3 #7").
+std::string live_probe_label(const source_model& m, int probe);
 // "Pack: Qwen/Qwen3.5-0.8B (real weights), hidden 1024, intermediate 3584, layers 0, 11, 23 of 24"
 std::string live_source_info(const layer_source* src);
 // "layer-011-gate.q8: HTTP 404: not on the server", in the current language.
 std::string live_failure_text(const source_failure& f);
 // Loading, cancelled and error lines, as the header shows them.
 std::vector<std::string> live_status_lines(const layer_source* src);
+// The per-token and weights views' line while their layer is not whole: loading it, cancelled
+// (Load it) or failed (Retry), as the header's status says; `loading` whether a progress bar belongs.
+std::string live_needs_whole_text(const layer_source* src, int layer, bool* loading = nullptr);
+// Whether something the view needs failed (a cancel is no failure): the header's Retry matters.
+bool live_source_has_failure(const layer_source* src);
 // A link value that did not fit, as a notice.
 std::string live_fallback_text(const live_fallback& f);
 
@@ -28,7 +39,7 @@ std::vector<gate_row> live_gate_rows(live_session* ls, const lab_state& s, const
 // Their words and SVG (live_gate_summary, gates_rows_text) are in gates_text.h, shared with the early text.
 
 // The mirror of each live view (the view table names them); the header lines come first.
-std::string live_header_text(live_session* ls, const live_choice& c);
+std::string live_header_text(live_session* ls, const live_choice& c, const lab_state& s);
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c);

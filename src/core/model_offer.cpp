@@ -11,8 +11,8 @@ uint64_t checkpoint_view_bytes(int64_t hidden, int64_t intermediate, int gate_la
   return (uint64_t)bytes_per_value * (matrices * h * f + (uint64_t)tokens * h + h);
 }
 
-bool model_offer_shown(const live_session& ls) {
-  return ls.source && ls.location.rfind("pack ", 0) == 0 && ls.source->phase() == SOURCE_READY &&
+bool model_offer_shown(const live_session& ls, const lab_state& s) {
+  return !s.lock && ls.source && ls.location.rfind("pack ", 0) == 0 && ls.source->phase() == SOURCE_READY &&
          ls.source->model().synthetic;
 }
 

@@ -18,8 +18,9 @@
 // each value `bytes_per_value` bytes (2: BF16).
 uint64_t checkpoint_view_bytes(int64_t hidden, int64_t intermediate, int gate_layers, int whole_layers, int tokens,
                                int bytes_per_value = 2);
-// The offer shows on a synthetic source opened from a pack (no model=), once it is open.
-bool model_offer_shown(const live_session& ls);
+// The offer shows on a synthetic source opened from a pack (no model=), once it is open, and
+// never on a locked link (lock=1): a student keeps the teacher's source.
+bool model_offer_shown(const live_session& ls, const lab_state& s);
 // Its bytes for the view now: the source's dims, the layers the view shows (the histograms'
 // gate matrices, or one layer whole for the per-token and weights views), the probe's tokens.
 uint64_t model_offer_bytes(const live_session& ls, const live_choice& c);

@@ -59,7 +59,7 @@ std::string fmt_fixed(double v, int decimals) {
 }
 
 std::string fmt_percent(double share) { return fmt_fixed(100.0 * share, 2) + " %"; }
-std::string fmt_percent1(double share) { return fmt_fixed(100.0 * share, 1) + " %"; }
+std::string fmt_percent1(double share) { return fmt_share(share, 1); }
 std::string fmt_percent_sig(double share) { return fmt_ratio(100.0 * share) + "%"; }
 
 std::string fmt_ratio(double v) {
@@ -73,6 +73,14 @@ std::string fmt_sig3(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", v);
   return drop_negative_zero(buf);
+}
+
+std::string fmt_share(double share, int decimals) {
+  const double percent = 100.0 * share, unit = std::pow(10.0, -decimals);
+  if (percent == 0 || std::fabs(percent) >= unit / 2) return fmt_fixed(percent, decimals) + " %";
+  // Below half the last decimal: as many decimals as two significant digits need.
+  const int digits = 1 - (int)std::floor(std::log10(std::fabs(percent)));
+  return fmt_fixed(percent, digits) + " %";
 }
 
 std::string fmt_count(int64_t n) {

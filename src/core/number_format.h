@@ -21,7 +21,10 @@ std::string fmt_count(int64_t n);               // "264,241,152"
 std::string fmt_count_short(int64_t n);         // "11.01M", "51.54B", "8.19K", "512" (two decimals)
 // Percent, from a share (0.5073, not 50.73), in its three styles:
 std::string fmt_percent(double share);          // 0.5073 -> "50.73 %" (two decimals, as the live views print shares)
-std::string fmt_percent1(double share);         // 0.351 -> "35.1 %" (one decimal: a block of the model, a probability)
+// A share of a whole with `decimals` decimals ("35.1 %"); one too small for them keeps two
+// significant digits ("0.0067 %"), so that a part that exists never reads "0.0 %".
+std::string fmt_share(double share, int decimals);
+std::string fmt_percent1(double share);         // fmt_share(share, 1): a block of the model, a probability
 std::string fmt_percent_sig(double share);      // 1.3125 -> "131.25%", 0.0000916 -> "0.00916%" (fmt_ratio of the percent)
 // Two decimals as the lessons print a ratio ("10.50" h²), but below 1 three significant digits, so
 // a tiny value still shows digits ("0.000732").

@@ -4,7 +4,9 @@
 #ifndef SWIGLU_STRINGS_ONE_LANG
 static const char* const TABLE[STR_COUNT][LAB_LANG_COUNT] = {
 #define S(id, en, zh) {en, zh},
+#define PAGE(id, en, zh)
 #include "core/strings.inc"
+#undef PAGE
 #undef S
 };
 
@@ -19,7 +21,9 @@ const char* tr_in(lab_lang lang, str_id id) { return TABLE[id][lang]; }
 // module is built once per language (src/early/), so a page fetches only its own language's text.
 static const char* const TABLE[STR_COUNT] = {
 #define S(id, en, zh) (SWIGLU_STRINGS_ONE_LANG == LAB_LANG_EN ? en : zh),
+#define PAGE(id, en, zh)
 #include "core/strings.inc"
+#undef PAGE
 #undef S
 };
 

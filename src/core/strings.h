@@ -8,7 +8,9 @@
 
 enum str_id {
 #define S(id, en, zh) id,
+#define PAGE(id, en, zh)  // the page shell's (tools/page_shell.mjs), not the program's
 #include "core/strings.inc"
+#undef PAGE
 #undef S
   STR_COUNT
 };

@@ -82,8 +82,8 @@ bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out) {
 
 struct decoder {
   url_decoded* result;
-  void note(url_problem p, const std::string& key, const std::string& value) {
-    result->notices.push_back({p, key, value});
+  void note(url_problem p, const std::string& key, const std::string& value, const std::string& used = "") {
+    result->notices.push_back({p, key, value, used});
   }
 
   // Reads exactly n comma-separated numbers, each clamped to [lo, hi]; all or nothing.
@@ -95,12 +95,14 @@ struct decoder {
     for (int i = 0; ok && i < n; ++i) ok = url_parse_number(parts[i], &read[i]);
     if (!ok) return note(URL_MALFORMED, key, value);
     bool clamped = false;
+    std::string used;
     for (int i = 0; i < n; ++i) {
       double c = read[i] < lo ? lo : read[i] > hi ? hi : read[i];
       clamped |= c != read[i];
       dst[i] = c == 0 ? 0.0 : c;  // a link's "-0" is plain 0
+      used += (i ? "," : "") + url_format_number(dst[i]);
     }
-    if (clamped) note(URL_CLAMPED, key, value);
+    if (clamped) note(URL_CLAMPED, key, value, used);
   }
 
   void integer(const std::string& key, const std::string& value, int64_t* dst, int64_t lo,
@@ -108,7 +110,7 @@ struct decoder {
     double v;
     if (!url_parse_number(value, &v) || v != std::floor(v)) return note(URL_MALFORMED, key, value);
     double c = v < double(lo) ? double(lo) : v > double(hi) ? double(hi) : v;
-    if (c != v) note(URL_CLAMPED, key, value);
+    if (c != v) note(URL_CLAMPED, key, value, std::to_string(int64_t(c)));
     *dst = int64_t(c);
   }
 };
@@ -178,6 +180,9 @@ static const url_key URL_KEYS[] = {
     // Its tokens' pieces (sentence_pieces_join: comma-separated, "\," and "\\" escaped), so a
     // student's page shows the teacher's tokens without loading the tokenizer.
     {"pieces", "", URL_KEY_TEXT, URL_FIELD(pieces), 1, 0, 0, nullptr},
+    // The place on the lesson path (a path may hold a view twice); -1: the view's first place.
+    // Off the path it is the place the student left, where Previous / Next return.
+    {"at", "-1", URL_KEY_INT, URL_FIELD(path_at), 1, -1, LAB_PATH_MAX - 1, nullptr},
 };
 
 // Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
@@ -208,6 +213,7 @@ struct lab_state_fields_with_keys {
   double heat_zoom, heat_cx, heat_cy;
   int quiz;
   std::vector<int64_t> path;
+  int path_at;
   int lock;
   int ui;
 };
@@ -237,6 +243,25 @@ static bool url_text_ok(const std::string& v) {
     i += n;
   }
   return true;
+}
+
+bool url_strip_userinfo(const std::string& v, std::string* out) {
+  *out = v;
+  const size_t scheme = v.find("://");
+  if (scheme == std::string::npos || (v.compare(0, scheme, "http") != 0 && v.compare(0, scheme, "https") != 0)) return false;
+  const size_t host = scheme + 3, end = v.find_first_of("/?#", host);
+  const size_t at = v.rfind('@', end == std::string::npos ? std::string::npos : end - 1);
+  if (at == std::string::npos || at < host) return false;
+  *out = v.substr(0, host) + v.substr(at + 1);
+  return true;
+}
+
+// A user name or password in a shared link would be handed to every student, shown in the
+// header and sent to the host: they go, with a notice that does not repeat them.
+static std::string without_credentials(decoder& d, const char* key, const std::string& value) {
+  std::string v;
+  if (url_strip_userinfo(value, &v)) d.note(URL_CREDENTIALS, key, v);
+  return v;
 }
 
 static void decode_value(decoder& d, const url_key& k, const std::string& value, lab_state* s) {
@@ -288,10 +313,12 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       else *(std::vector<int64_t>*)f = out;
       break;
     }
-    case URL_KEY_PACK:  // empty: the embedded default
-      if (!value.empty() && !url_pack_location_ok(value)) d.note(URL_MALFORMED, k.key, value);
-      else *(std::string*)f = value;
+    case URL_KEY_PACK: {  // empty: the embedded default
+      const std::string v = without_credentials(d, k.key, value);
+      if (!v.empty() && !url_pack_location_ok(v)) d.note(URL_MALFORMED, k.key, v);
+      else *(std::string*)f = v;
       break;
+    }
     case URL_KEY_NAME_LIST: {  // empty: none
       std::vector<int64_t> out;
       const std::vector<std::string> parts = value.empty() ? std::vector<std::string>() : split(value, ',');
@@ -307,10 +334,12 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       else *(std::vector<int64_t>*)f = out;
       break;
     }
-    case URL_KEY_MODEL:  // empty: none (the pack)
-      if (!value.empty() && !url_model_location_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
-      else *(std::string*)f = value;
+    case URL_KEY_MODEL: {  // empty: none (the pack)
+      const std::string v = without_credentials(d, k.key, value);
+      if (!v.empty() && !url_model_location_ok(v)) d.note(URL_MALFORMED, k.key, v), ((std::string*)f)->clear();
+      else *(std::string*)f = v;
       break;
+    }
     case URL_KEY_TEXT:
       if (!url_text_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
       else *(std::string*)f = value;

@@ -15,13 +15,15 @@
 enum url_problem {
   URL_MALFORMED,    // could not be read: the lesson default is used instead
   URL_CLAMPED,      // read, but outside its range: the nearest allowed value is used
-  URL_NEWER_VERSION // v is newer than this page knows: keys are read as version 1
+  URL_NEWER_VERSION, // v is newer than this page knows: keys are read as version 1
+  URL_CREDENTIALS,   // pack= or model= carried a user name or password: removed, the rest is used
 };
 
 struct url_notice {
   url_problem problem;
   std::string key;
-  std::string value;  // as it stood in the link (percent-decoded); display as text only
+  std::string value;  // as it stood in the link (percent-decoded; without credentials); display as text only
+  std::string used;   // URL_CLAMPED: the value used instead, as a link writes it ("0", "100,1")
 };
 
 struct url_decoded {
@@ -41,6 +43,10 @@ bool url_parse_number(std::string text, double* out);
 // "5,3,1,0" -> whole numbers >= 0, each plain digits (no sign, no spaces), at least one.
 // The CLI's id and layer lists and the permutations read through this one function.
 bool url_parse_index_list(const std::string& text, std::vector<int64_t>* out);
+
+// An http(s) address without its user name and password ("http://u:p@host/x" -> "http://host/x");
+// true when there were some. Relative paths and hf: names are returned as they are.
+bool url_strip_userinfo(const std::string& location, std::string* stripped);
 
 // A pack location a link may name: a relative path inside the site or an http(s) URL.
 bool url_pack_location_ok(const std::string& location);

@@ -33,3 +33,5 @@ extern "C" const char* early_text_with_manifest(const char* fragment, const char
 extern "C" const char* early_text_for_link(const char* fragment) { return early_text_with_manifest(fragment, nullptr, 0); }
 
 extern "C" const char* early_svg() { return g_svg.c_str(); }
+
+extern "C" void early_set_quiz_record(const char* stored) { lab_text_open_set_quiz_record(stored ? stored : ""); }

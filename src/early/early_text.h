@@ -17,4 +17,7 @@ const char* early_text_for_link(const char* fragment);
 const char* early_text_with_manifest(const char* fragment, const char* manifest, size_t bytes);
 // The histograms' SVG markup of the last call ("" when it had none), owned like the text.
 const char* early_svg();
+// This browser's quiz record (localStorage "swiglu-lab.quiz"), before the text: the quiz view's
+// mirror prints it.
+void early_set_quiz_record(const char* stored);
 }

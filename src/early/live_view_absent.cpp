@@ -3,7 +3,7 @@
 // functions, so they are defined here as unreachable instead of linking the whole streamer.
 #include "core/live_view.h"
 
-std::string live_header_text(live_session*, const live_choice&) { __builtin_trap(); }
+std::string live_header_text(live_session*, const live_choice&, const lab_state&) { __builtin_trap(); }
 std::string gates_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string perm_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string weights_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }

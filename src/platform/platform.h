@@ -9,6 +9,7 @@ struct fetch_client;
 
 std::string platform_url_fragment();                           // location.hash, '#' included
 void platform_replace_url_fragment(const std::string& fragment);  // history.replaceState: no new entry
+void platform_push_url_fragment(const std::string& fragment);     // history.pushState: Back returns to the entry before
 std::string platform_page_url();                               // the full address, to share
 void platform_copy_text(const std::string& text);              // clipboard; result via platform_copy_status
 // 0 nothing pending or known, 1 copied, -1 refused by the browser (then the address bar still has it).

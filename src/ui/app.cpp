@@ -107,6 +107,8 @@ static void view_button(lab_state* s, const lab_view_info& v) {
   if (selected) ImGui::PopStyleColor();
 }
 
+bool lab_app_phone(const lab_app*) { return ImGui::GetIO().DisplaySize.x < LAB_PRESENT_MIN_WIDTH; }
+
 bool lab_app_presenting(const lab_app* app) {
   return app->state.ui == LAB_UI_PRESENT && ImGui::GetIO().DisplaySize.x >= LAB_PRESENT_MIN_WIDTH;
 }
@@ -182,7 +184,7 @@ static std::string lesson_mirror_text(lab_app* app) {
   lab_lang saved = strings_lang();
   strings_set_lang(app->state.lang);
   std::string out = faq_text(app->state.view, app->faq_open);
-  panel_frame f = {&app->state, &app->live, &app->choice, 0};
+  panel_frame f = {&app->state, &app->live, &app->choice, 0, false};
   out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
   if (widget_term_open() >= 0) out += glossary_mirror_text(glossary_id(widget_term_open())) + "\n";
   strings_set_lang(saved);
@@ -203,12 +205,13 @@ static void draw_lesson_path(lab_app* app) {
   widget_text_disabled(tr(STR_PATH_LESSON));
   if (n > 0) {
     widget_same_line_if_fits(widget_button_width(tr(STR_PATH_PREV)));
-    ImGui::BeginDisabled(at <= 0);
+    const bool back = at < 0 && s->path_at >= 0 && s->path_at < n;  // off the path: both return to where it was left
+    ImGui::BeginDisabled(at <= 0 && !back);
     if (ImGui::Button(tr(STR_PATH_PREV))) lab_path_step(s, -1);
     ImGui::EndDisabled();
     item_probe("path-prev");
     if (at >= 0) {
-      const std::string step = strf(tr(STR_PATH_STEP), std::to_string(at + 1).c_str(), std::to_string(n).c_str());
+      const std::string step = lab_path_text(*s);
       widget_same_line_if_fits(ImGui::CalcTextSize(step.c_str()).x);
       ImGui::AlignTextToFramePadding();
       widget_text(step);
@@ -221,16 +224,34 @@ static void draw_lesson_path(lab_app* app) {
     item_probe("path-next");
   }
   if (explore) explore_button(app);
-  if (n > 0 && at < 0) widget_text_wrapped(tr(STR_PATH_OFF_PATH));
+  if (n > 0 && at < 0) widget_text_wrapped(lab_path_text(*s));
 }
 
-// After the frame's edits: one URL write and one mirror write per actual change.
+// After the frame's edits: one URL write and one mirror write per actual change. A change of view
+// (or of the place on a lesson path) is a history entry, so Back returns to the view before;
+// everything else (a drag, a typed value, a fallback) rewrites the entry in place.
 static void sync_outputs(lab_app* app) {
+  lab_path_follow(&app->state);
   std::string fragment = "#" + url_encode(app->state);
   if (fragment != app->written_fragment) {
-    platform_replace_url_fragment(fragment);
-    platform_storage_set(STORAGE_LAST_VIEW, fragment);
+    const bool new_view = !app->written_fragment.empty() &&
+                          (app->written_view != app->state.view || app->written_at != app->state.path_at);
+    if (new_view) platform_push_url_fragment(fragment);
+    else platform_replace_url_fragment(fragment);
     app->written_fragment = fragment;
+    app->written_view = app->state.view, app->written_at = app->state.path_at;
+  }
+  // The bare address reopens this view, but never a model or pack that failed to open: the same
+  // view on the built-in weights instead (the link itself still names what failed, with Retry).
+  std::string stored = fragment;
+  if (live_source_failed(app->live, app->state)) {
+    lab_state back = app->state;
+    live_use_builtin(&back);
+    stored = "#" + url_encode(back);
+  }
+  if (stored != app->written_storage) {
+    platform_storage_set(STORAGE_LAST_VIEW, stored);
+    app->written_storage = stored;
   }
   const bool live = lab_view_get(app->state.view).live();
   std::string mirror = lab_text(app->state, &app->live, live ? &app->choice : nullptr);
@@ -261,6 +282,9 @@ static live_choice live_prepare(lab_app* app, double now) {
   if (!c.fallbacks.empty()) {
     for (const live_fallback& f : c.fallbacks) app->notices.push_back(live_fallback_text(f));
     live_apply_fallbacks(&app->state, c);
+    // The open source already shows what the rewritten link means (refused ids=: the lesson's
+    // sentence), so the link's new key must not open it again.
+    app->live.location = live_location(app->state);
     c = live_resolve(app->state, app->live.source.get());
   }
   const layer_source* src = app->live.source.get();
@@ -303,16 +327,25 @@ void lab_app_frame(lab_app* app, double now) {
   ImGui::Separator();
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
-  if (v.live()) {
-    app->choice = live_prepare(app, now);
-    live_header_draw(&app->state, &app->live, app->choice, (v.needs & LIVE_GATE_HISTOGRAMS) != 0, now,
-                     !live_controls_hidden(app));
+  if (v.live()) app->choice = live_prepare(app, now);
+  // On a phone the gates view's figure comes first, as in the early text (its histograms at the
+  // top), and the live header under the view: at the first frame the figures stay on screen. A
+  // failure (what failed, Retry) goes back on top, where it is seen.
+  const bool figure_first = v.live() && (v.needs & LIVE_GATE_HISTOGRAMS) && app->choice.ready && lab_app_phone(app) &&
+                            !live_source_has_failure(app->live.source.get());
+  const bool pick_layers = (v.needs & LIVE_GATE_HISTOGRAMS) != 0;
+  if (v.live() && !figure_first) {
+    live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
     ImGui::Separator();
   }
-  panel_frame f = {&app->state, &app->live, &app->choice, now};
+  panel_frame f = {&app->state, &app->live, &app->choice, now, figure_first};
   const panel_row& row = PANELS[app->state.view];
   row.keys(app->panels[app->state.view], &f);
   row.draw(app->panels[app->state.view], &f);
+  if (figure_first) {
+    ImGui::Separator();
+    live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
+  }
   faq_panel_draw(app->state.view, &app->faq_open);
   widget_drag_to_scroll();
   ImGui::End();

@@ -25,6 +25,8 @@ struct lab_app {
   bool explored = false;              // "Explore freely" pressed since the link was read (view buttons back)
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
+  int written_view = -1, written_at = -1;  // its view and place on the path: a change of view is a history entry
+  std::string written_storage;        // the view the bare address reopens (never one whose weights failed)
   std::string written_mirror;
   std::string written_notice;
   double copy_feedback_until = 0;
@@ -48,5 +50,7 @@ bool lab_app_animating(const lab_app* app, double now_seconds);
 // opened the class's one link, the page keeps its normal layout (the link keeps ui=present).
 #define LAB_PRESENT_MIN_WIDTH 720.0f
 bool lab_app_presenting(const lab_app* app);
+// A screen narrower than that is a phone's: the gates view's figure comes before the live header.
+bool lab_app_phone(const lab_app* app);
 // Whether a view's panel memory is in the given state (tests): the hand panel playing.
 bool lab_app_panel_animating(const lab_app* app, lab_view view, double now_seconds);

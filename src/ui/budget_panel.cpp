@@ -65,21 +65,40 @@ static void draw_whole_model(const lab_state* s) {
   widget_text_wrapped(tr(STR_MODEL_TITLE));
   const std::vector<lab_model_row> rows = lab_model_rows();  // embedding, MLP, attention, norms, total
   const ImU32 colors[] = {COLOR_EMBEDDING, COLOR_GATE, COLOR_ATTENTION, COLOR_NORMS};
-  // One bar, as wide as the screen allows: each block's share of the whole. Names are in the
-  // table under it (a phone's bar is too short for them).
+  // One bar, as wide as the screen allows: each block's share of the whole, labelled with its
+  // name and share where they fit inside it (the share alone where only that fits); a block too
+  // thin for either (the norms: 0.0067 %) is labelled under the bar, at its place, with a tick.
   const float fs = ImGui::GetFontSize();
   const float width = std::fmax(fs * 10, widget_visible_width() - fs);
   const double total = double(rows.back().count);
   ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float x = p.x, h = fs * 1.6f;
+  std::vector<int> under;  // blocks labelled under the bar
+  std::vector<float> centre(4);
   for (int i = 0; i < 4; ++i) {
     float w = float(double(rows[i].count) / total * width);
     dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w, p.y + h), colors[i]);
     dl->AddRect(ImVec2(x, p.y), ImVec2(x + w, p.y + h), IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+    const std::string share = lab_model_percent(rows[i].count), named = std::string(tr(rows[i].name)) + " " + share;
+    const ImU32 ink = i == 3 ? IM_COL32(40, 40, 40, 255) : IM_COL32(255, 255, 255, 255);
+    const float ty = p.y + (h - fs) * 0.5f;
+    if (ImGui::CalcTextSize(named.c_str()).x + 8 < w) widget_text_at(ImVec2(x + 4, ty), ink, named);
+    else if (ImGui::CalcTextSize(share.c_str()).x + 8 < w) widget_text_at(ImVec2(x + 4, ty), ink, share);
+    else under.push_back(i);
+    centre[size_t(i)] = x + w * 0.5f;
     x += w;
   }
-  ImGui::Dummy(ImVec2(width, h));
+  float below = p.y + h;
+  for (int i : under) {  // one row each, right-aligned to the block when it sits at the bar's end
+    const std::string label = std::string(tr(rows[size_t(i)].name)) + " " + lab_model_percent(rows[size_t(i)].count);
+    const float lw = ImGui::CalcTextSize(label.c_str()).x, c = centre[size_t(i)];
+    const float lx = std::fmin(std::fmax(p.x, c - lw * 0.5f), p.x + width - lw);
+    dl->AddLine(ImVec2(c, p.y + h), ImVec2(c, below + fs * 0.4f), IM_COL32(90, 90, 90, 255), 1.0f);
+    widget_text_at(ImVec2(lx, below + fs * 0.4f), IM_COL32(40, 40, 40, 255), label);
+    below += fs * 1.4f;
+  }
+  ImGui::Dummy(ImVec2(width, below - p.y));
   item_probe_shape("model-bar", p.x, p.y, p.x + width, p.y + h);
   std::vector<widget_cell> cells;
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -1,6 +1,7 @@
 // Keyboard focus for the whole page (see focus.h).
 #include "ui/focus.h"
 
+#include <string>
 #include <vector>
 
 #define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 arithmetic from imgui_internal.h
@@ -26,6 +27,8 @@ struct focus_state {
   ImGuiID pending;                      // focus to apply after NewFrame
   bool keyboard;                        // the mark is shown (the user tabbed, no click since)
   int tab_pressed, activate_pressed;    // -1/+1 for Shift-Tab/Tab; 1 press Enter/Space
+  std::string move_to;                  // focus_move_to's control, until it is drawn
+  int move_frames;                      // frames left to find it
 };
 static focus_state g_focus;
 
@@ -90,7 +93,31 @@ static void on_new_frame_pre(ImGuiContext* ctx, ImGuiContextHook*) {
   }
 }
 
+static void focus_set(const focus_item& it) {
+  if (GImGui->ActiveId) ImGui::ClearActiveID();  // leaving a field being typed into keeps its value
+  ImGui::SetFocusID(it.id, it.window);
+  ImGui::FocusWindow(it.window);
+  scroll_into_view(it);
+  g_focus.keyboard = true;
+}
+
+void focus_move_to(const char* name) {
+  if (!g_focus.keyboard) return;  // a click or tap: no mark to keep
+  g_focus.move_to = name;
+  g_focus.move_frames = 4;
+}
+
+// The last frame's records (item_probe) name the control; its id finds it in the last list.
+static void apply_move_to() {
+  if (g_focus.move_to.empty()) return;
+  const item_record* r = item_probe_get(g_focus.move_to);
+  const int i = r ? find(g_focus.last, r->id) : -1;
+  if (i >= 0) focus_set(g_focus.last[size_t(i)]);
+  if (i >= 0 || --g_focus.move_frames <= 0) g_focus.move_to.clear();
+}
+
 static void on_new_frame_post(ImGuiContext* ctx, ImGuiContextHook*) {
+  apply_move_to();
   int dir = g_focus.tab_pressed;
   g_focus.tab_pressed = 0;
   const std::vector<focus_item>& list = g_focus.last;
@@ -98,12 +125,7 @@ static void on_new_frame_post(ImGuiContext* ctx, ImGuiContextHook*) {
     int i = g_focus.keyboard ? find(list, ctx->NavId) : -1;
     int n = int(list.size());
     int next = i < 0 ? (dir > 0 ? 0 : n - 1) : (i + dir + n) % n;
-    const focus_item& it = list[size_t(next)];
-    if (ctx->ActiveId) ImGui::ClearActiveID();  // leaving a field being typed into keeps its value
-    ImGui::SetFocusID(it.id, it.window);
-    ImGui::FocusWindow(it.window);
-    scroll_into_view(it);
-    g_focus.keyboard = true;
+    focus_set(list[size_t(next)]);
   }
   // ImGui's navigation is off (the arrows are the lesson's), which hides its highlight each
   // frame; while the keyboard leads, show it (and let Enter/Space act on it).

@@ -18,3 +18,6 @@ unsigned focus_current_id();
 // The name (item_probe) of the focused control: the named widget it is, or lies in (a number
 // field with its - / + buttons is one named widget); "" when none is focused or it has no name.
 std::string focus_current_name();
+// A control the keyboard was on went away (a button that hides itself when pressed): while the
+// keyboard leads, the focus goes to the named control once it is drawn, not to nowhere.
+void focus_move_to(const char* name);

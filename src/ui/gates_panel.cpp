@@ -32,9 +32,12 @@ static int64_t count_step(int64_t peak, int ticks) {
 // (labelled, so a tall one there reads as what it is), a count axis on the left.
 static void histogram_plot(const gate_row& r, double thr, float width) {
   const float fs = ImGui::GetFontSize();
+  // A narrow plot (two to a row on a phone, as the early text's figure) has smaller axis text.
+  const float ax = width < fs * 13 ? 0.8f : 1.0f;
+  auto label_w = [&](const std::string& t) { return widget_text_at_size(t, ax).x; };
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(ImVec2(width, fs * 8.5f + fs * 1.3f));
-  const float axis_w = ImGui::CalcTextSize("00,000").x + fs * 0.4f;
+  const float axis_w = label_w("00,000") + fs * 0.4f;
   const ImVec2 p0(origin.x + axis_w, origin.y + fs * 1.5f), p1(origin.x + width, origin.y + fs * 8.5f);
   const float slot = (p1.x - p0.x) / (GATES_SHOWN_BINS + 1.5f);  // 30 bins, a gap, the overflow bar
   const float plot_x1 = p0.x + slot * GATES_SHOWN_BINS;
@@ -49,12 +52,12 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
     const int64_t tick = count_step(peak, 3);
     const float usable = p1.y - p0.y - fs * 0.3f;
     auto y_at = [&](int64_t n) { return p1.y - (float)n / (float)peak * usable; };
-    widget_text_at(origin, grey, tr(STR_LIVEUX_COUNT));  // what the axis counts: values in each bin
+    widget_text_at(origin, grey, tr(STR_LIVEUX_COUNT), ax);  // what the axis counts: values in each bin
     for (int64_t n = 0; n <= peak; n += tick) {  // the count axis: gridlines and their counts
       const float y = y_at(n);
       dl->AddLine(ImVec2(p0.x - fs * 0.2f, y), ImVec2(p1.x, y), n ? IM_COL32(225, 225, 225, 255) : grey);
       const std::string label = fmt_count(n);
-      widget_text_at(ImVec2(p0.x - fs * 0.3f - ImGui::CalcTextSize(label.c_str()).x, y - fs * 0.5f), grey, label);
+      widget_text_at(ImVec2(p0.x - fs * 0.3f - label_w(label), y - fs * ax * 0.5f), grey, label, ax);
     }
     for (int b = 0; b <= GATES_SHOWN_BINS; b++) {
       const bool overflow = b == GATES_SHOWN_BINS;
@@ -71,23 +74,38 @@ static void histogram_plot(const gate_row& r, double thr, float width) {
   dl->AddLine(ImVec2(plot_x1 + slot * 0.25f, p0.y), ImVec2(plot_x1 + slot * 0.25f, p1.y), rgb_u32(RGB_FRAME));
   dl->AddRect(p0, p1, rgb_u32(RGB_FRAME));
   const std::string overflow = tr(STR_LIVEUX_OVERFLOW);
-  const float overflow_w = ImGui::CalcTextSize(overflow.c_str()).x;
+  const float overflow_w = label_w(overflow);
   const float overflow_x = std::min(p1.x - overflow_w, p1.x - slot * 0.5f - overflow_w * 0.5f);
+  // The tick labels where they do not touch: on a narrow plot "-0.3" (the axis's start, where the
+  // floor's line is) gives way to "0", and any later one to the one before it.
+  float tick_x[GATES_TICKS], tick_w[GATES_TICKS];
+  bool shown[GATES_TICKS];
   for (int i = 0; i < GATES_TICKS; i++) {
-    const float w = ImGui::CalcTextSize(GATES_TICK_LABEL[i]).x;
-    const float x = std::min(std::max(x_at(GATES_TICK_AT[i]) - w * 0.5f, p0.x), overflow_x - w - fs * 0.3f);
-    widget_text_at(ImVec2(x, p1.y + 2), grey, GATES_TICK_LABEL[i]);
+    tick_w[i] = label_w(GATES_TICK_LABEL[i]);
+    tick_x[i] = std::min(std::max(x_at(GATES_TICK_AT[i]) - tick_w[i] * 0.5f, p0.x), overflow_x - tick_w[i] - fs * 0.3f);
+    shown[i] = true;
   }
-  widget_text_at(ImVec2(overflow_x, p1.y + 2), grey, overflow);
+  for (int i = 1, last = 0; i < GATES_TICKS; i++) {
+    if (tick_x[i] >= tick_x[last] + tick_w[last] + fs * 0.3f) {
+      last = i;
+      continue;
+    }
+    if (last == 0) shown[0] = false, last = i;
+    else shown[i] = false;
+  }
+  for (int i = 0; i < GATES_TICKS; i++)
+    if (shown[i]) widget_text_at(ImVec2(tick_x[i], p1.y + 2), grey, GATES_TICK_LABEL[i], ax);
+  widget_text_at(ImVec2(overflow_x, p1.y + 2), grey, overflow, ax);
 }
 
 // One layer: its title and state, the histogram, its shares (the mirror prints the same row).
-static void layer_column(const gate_row& r, double thr, float width) {
+// `status_below`: the state goes under the title (in every column alike, so the plots line up).
+static void layer_column(const gate_row& r, double thr, float width, bool status_below) {
   const view_row row = gates_layer_row(r, thr);
   ImGui::BeginGroup();
   ImGui::PushID(r.layer);
   widget_text(row.label);
-  ImGui::SameLine();
+  if (!status_below) ImGui::SameLine();
   widget_text_colored(widget_tone_color(row.note_tone), row.note);  // "precomputed" is explained under the plots
   item_probe(("gates-layer-" + std::to_string(r.layer)).c_str());
   histogram_plot(r, thr, width);
@@ -96,10 +114,8 @@ static void layer_column(const gate_row& r, double thr, float width) {
   ImGui::EndGroup();
 }
 
-static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
-  widget_prose(tr(STR_GATES_INTRO));
-  if (!c.ready) return;
-  // Threshold and which tokens.
+// The threshold (typed or dragged) and which tokens.
+static void gates_controls(lab_state* s, live_session* ls, const live_choice& c) {
   // A drag moves it by 0.01; a typed value keeps up to 3 decimals (the link carries them).
   double thr = s->threshold;
   const double thr_lo = 0, thr_hi = 0.5;
@@ -127,33 +143,69 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c) {
     if (ImGui::RadioButton(label.c_str(), s->hist_token == t)) s->hist_token = t;
     ImGui::PopID();
   }
-  // Legend.
+}
+
+static void gates_legend(const lab_state* s) {
   const std::vector<std::string> legend = gates_legend_lines(s->threshold);
   widget_text_colored(COLOR_GATE, legend[0]);
   widget_same_line_if_fits(ImGui::CalcTextSize(legend[1].c_str()).x + ImGui::GetFontSize() * 2);
   widget_text_colored(COLOR_RELU, legend[1]);
   widget_same_line_if_fits(ImGui::CalcTextSize(tr(STR_GATES_FLOOR)).x);
   widget_text_colored(IM_COL32(199, 31, 31, 255), tr(STR_GATES_FLOOR));
-  // One column per layer: side by side where they fit, stacked on a phone.
-  const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);
+}
+
+// One column per layer: side by side where they fit, stacked on a laptop's narrow window; two to
+// a row on a phone when the figure comes first (as the early text's figure is), so that every
+// layer's shares are on its first screen.
+static void gates_figure(const std::vector<gate_row>& rows, double thr, bool two_on_a_phone) {
   const float fs = ImGui::GetFontSize(), avail = ImGui::GetContentRegionAvail().x;
-  const float min_w = fs * 13, gap = ImGui::GetStyle().ItemSpacing.x * 2;
+  const float min_w = fs * (two_on_a_phone ? 9 : 13), gap = ImGui::GetStyle().ItemSpacing.x * 2;
   int per_line = std::max(1, std::min((int)rows.size(), (int)((avail + gap) / (min_w + gap))));
   const float width = std::min(fs * 22, (avail - gap * (per_line - 1)) / per_line);
+  // Each status beside its title where every column has room for both (two to a phone's row may not).
+  bool below = false;
+  for (const gate_row& r : rows) {
+    const view_row row = gates_layer_row(r, thr);
+    below |= ImGui::CalcTextSize(row.label.c_str()).x + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(row.note.c_str()).x > width;
+  }
   for (size_t i = 0; i < rows.size(); i++) {
     if (i % per_line) ImGui::SameLine(0, gap);
-    layer_column(rows[i], s->threshold, width);
+    layer_column(rows[i], thr, width, below);
   }
   ImGui::Spacing();
-  // What the numbers say, the lesson's real figures beside synthetic ones, and what
-  // "precomputed" means (on screen: phones and keyboards see no hover tooltip); the mirror too.
-  for (const std::string& line : live_gate_summary(rows, s->threshold, ls->source->model().synthetic)) widget_text_wrapped(line);
+}
+
+// What the numbers say, the lesson's real figures beside synthetic ones, and what
+// "precomputed" means (on screen: phones and keyboards see no hover tooltip); the mirror too.
+static void gates_summary(const std::vector<gate_row>& rows, double thr, bool synthetic) {
+  for (const std::string& line : live_gate_summary(rows, thr, synthetic)) widget_text_wrapped(line);
+}
+
+static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first) {
+  if (!c.ready) return widget_prose(tr(STR_GATES_INTRO));
+  const bool synthetic = ls->source->model().synthetic;
+  if (figure_first) {  // a phone: the figure as the early text showed it, then what explains and moves it
+    const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);
+    gates_figure(rows, s->threshold, true);
+    gates_legend(s);
+    gates_summary(rows, s->threshold, synthetic);
+    ImGui::Spacing();
+    widget_prose(tr(STR_GATES_INTRO));
+    gates_controls(s, ls, c);
+    return;
+  }
+  widget_prose(tr(STR_GATES_INTRO));
+  gates_controls(s, ls, c);
+  gates_legend(s);
+  const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);  // after the controls' edits
+  gates_figure(rows, s->threshold, false);
+  gates_summary(rows, s->threshold, synthetic);
 }
 
 // [SECTION] the panel's row (ui/panel.h)
 void* gates_panel_init() { return nullptr; }
 void gates_panel_keys(void*, panel_frame*) {}
-void gates_panel_draw(void*, panel_frame* f) { gates_draw(f->state, f->live, *f->choice); }
+void gates_panel_draw(void*, panel_frame* f) { gates_draw(f->state, f->live, *f->choice, f->figure_first); }
 bool gates_panel_animating(const void*, double) { return false; }
 std::string gates_panel_text(const void*, panel_frame*) { return ""; }
 void gates_panel_free(void*) {}

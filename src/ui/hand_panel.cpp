@@ -12,6 +12,7 @@
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
+#include "ui/focus.h"
 #include "ui/item_probe.h"
 #include "ui/widgets.h"
 
@@ -303,7 +304,10 @@ static void draw_fixed_gate(const lab_state* s) {
 // as a path (core: lab_lesson_start), and the lesson bar's Next takes it from there.
 static void draw_lesson_start(lab_state* s) {
   if (!s->path.empty()) return;  // a lesson path is already running (its bar is above)
-  if (ImGui::Button(tr(STR_LESSON_START))) lab_lesson_start(s);
+  if (ImGui::Button(tr(STR_LESSON_START))) {
+    lab_lesson_start(s);
+    focus_move_to("next");  // the button goes: the keyboard lands on the step's Next, where the lesson begins
+  }
   item_probe("lesson-start");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   widget_text_wrapped(tr(STR_LESSON_START_NOTE));

@@ -53,14 +53,21 @@ static void source_lines(lab_state* s, const source_model& m, const live_choice&
     ImGui::AlignTextToFramePadding();
     widget_text(tr(STR_LIVE_PROBE));
     for (size_t p = 0; p < m.probes.size(); p++) {
-      widget_same_line_if_fits(widget_button_width(m.probes[p].label.c_str()));
+      const std::string label = live_probe_label(m, (int)p);
+      widget_same_line_if_fits(widget_button_width(label.c_str()));
       ImGui::PushID((int)p);
-      if (ImGui::RadioButton(m.probes[p].label.c_str(), c.probe == (int)p)) s->probe = (int64_t)p, s->perm.clear();
+      if (ImGui::RadioButton(label.c_str(), c.probe == (int)p))
+        s->probe = (int64_t)p, live_fit_sentence(s, (int)m.probes[p].tokens.size());
       item_probe(("probe-" + std::to_string(p)).c_str());
       ImGui::PopID();
     }
   } else {
-    widget_text_wrapped(std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + m.probes[std::min<size_t>(size_t(std::max(0, (int)c.probe)), m.probes.size() - 1)].label);
+    widget_text_wrapped(std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + live_probe_label(m, (int)std::min<size_t>(size_t(std::max(0, (int)c.probe)), m.probes.size() - 1)));
+  }
+  if (live_probe_has_split_bytes(m, c.probe)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    widget_text_wrapped(tr(STR_LIVE_SPLIT_BYTES));
+    ImGui::PopStyleColor();
   }
 }
 
@@ -69,9 +76,9 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
   if (c.ready) {
     source_lines(s, src->model(), c, src, controls);
     if (controls) {
-      model_offer_draw(s, ls, c);
+      model_offer_draw(s, ls, c);  // never under lock=1: a student keeps the teacher's source
       layer_picker(s, src->model(), c, pick_layers);
-      cache_clear_draw(ls);
+      if (!s->lock) cache_clear_draw(ls);
     } else {
       layer_line(src->model(), c, pick_layers);
     }
@@ -101,9 +108,12 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
     if (ImGui::SmallButton(tr(failed ? STR_LIVE_RETRY : STR_LIVE_LOAD_IT))) src->retry(now);
     item_probe("stream-retry");
   }
-  if (src->phase() == SOURCE_FAILED && !s->pack.empty()) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(tr(STR_LIVE_USE_DEFAULT))) s->pack.clear();
+  // The way back from a model or pack that cannot be opened: the built-in weights, every other
+  // setting kept (also under lock=1: the teacher's source failed, and this keeps the class going).
+  if (src->phase() == SOURCE_FAILED && (!s->pack.empty() || !s->model.empty())) {
+    const char* label = tr(s->model.empty() ? STR_LIVE_USE_DEFAULT : STR_LIVE_USE_BUILTIN);
+    widget_same_line_if_fits(widget_button_width(label));
+    if (ImGui::SmallButton(label)) live_use_builtin(s);
     item_probe("stream-use-default");
   }
   widget_fit_box_end();

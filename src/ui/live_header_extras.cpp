@@ -9,7 +9,7 @@
 #include "ui/widgets.h"
 
 void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c) {
-  if (!c.ready || !model_offer_shown(*ls)) return;
+  if (!c.ready || !model_offer_shown(*ls, *s)) return;
   const uint64_t bytes = model_offer_bytes(*ls, c);
   std::string label = model_offer_button(bytes);
   if (ImGui::CalcTextSize(label.c_str()).x + 2 * ImGui::GetStyle().FramePadding.x > ImGui::GetContentRegionAvail().x)

@@ -20,6 +20,10 @@ struct panel_frame {
   live_session* live;         // where a live view's weights and results are (no source for the others)
   const live_choice* choice;  // the state's choices resolved for that source (not ready for the others)
   double now;                 // seconds
+  // A phone, on a view whose early text shows a figure (the gates view's histograms): the figure
+  // first, its controls and prose after it, and the live header under them, so what a student
+  // could read before the app stays where it was at the first frame (issue 22).
+  bool figure_first = false;
 };
 
 #define PANEL(view, prefix)                              \

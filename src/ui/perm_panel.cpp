@@ -112,8 +112,9 @@ static void perm_draw(lab_state* s, live_session* ls, const live_choice& c, doub
 
   if (!perm_results_shown(ls, c)) {
     const source_progress p = ls->source->progress(c.layer);
-    widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
-    if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
+    bool loading = false;
+    widget_text_wrapped(live_needs_whole_text(ls->source.get(), c.layer, &loading));
+    if (loading) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
   ImGui::Separator();

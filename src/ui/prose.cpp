@@ -20,6 +20,7 @@ struct term_state {
   ImVec2 anchor_min, anchor_max;
   bool term_hovered = false;  // a marked term is under the pointer this frame
   ImVec2 popup_min, popup_max;  // where the popup was last frame (a tap inside keeps it open)
+  float tooltip_h = 0;        // the hover / focus definition's height last frame
   int serial = 0;             // this frame's marked pieces, for their ids
 };
 static term_state g_term;
@@ -44,6 +45,18 @@ static void definition_body(int id) {
   item_probe_text(def);
 }
 
+// The definition's place: under its term, kept on screen (a phone is narrow), above the term when
+// there is no room below; never over the term itself (nor, under it, the view buttons above).
+static void place_definition(ImVec2 term_min, ImVec2 term_max, float h) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float w = definition_width() + ImGui::GetStyle().WindowPadding.x * 2;
+  if (h <= 0) h = ImGui::GetFontSize() * 6;
+  const float x = ImClamp(term_min.x, 8.0f, ImMax(8.0f, io.DisplaySize.x - w - 8));
+  float y = term_max.y + 4;
+  if (y + h > io.DisplaySize.y && term_min.y - 4 - h >= 0) y = term_min.y - 4 - h;
+  ImGui::SetNextWindowPos(ImVec2(x, ImClamp(y, 0.0f, ImMax(0.0f, io.DisplaySize.y - h))));
+}
+
 static void term_piece(const std::string& text, size_t a, size_t b, int id) {
   const char* name = GLOSSARY[id].name;
   const ImVec2 size = ImGui::CalcTextSize(text.c_str() + a, text.c_str() + b);
@@ -66,8 +79,12 @@ static void term_piece(const std::string& text, size_t a, size_t b, int id) {
     g_term.open_drawn = true;
     g_term.anchor_min = p0, g_term.anchor_max = p1;
   } else if (hovered || focus_current_id() == ImGui::GetItemID()) {  // the keyboard's focus shows it as hover does
+    place_definition(p0, p1, g_term.tooltip_h);  // not where the mouse happens to be
     ImGui::BeginTooltip();
     definition_body(id);
+    const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    g_term.tooltip_h = size.y;
+    item_probe_shape("glossary-tooltip", at.x, at.y, at.x + size.x, at.y + size.y);
     ImGui::EndTooltip();
   }
 }
@@ -122,14 +139,7 @@ void widget_term_popup_draw() {
     g_term.popup_min = g_term.popup_max = ImVec2(0, 0);
     return;
   }
-  // Under the term, kept on screen (a phone is narrow): above it if there is no room below.
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float w = definition_width() + style.WindowPadding.x * 2;
-  const float h = g_term.popup_max.y > g_term.popup_min.y ? g_term.popup_max.y - g_term.popup_min.y : ImGui::GetFontSize() * 6;
-  float x = ImClamp(g_term.anchor_min.x, 8.0f, ImMax(8.0f, io.DisplaySize.x - w - 8));
-  float y = g_term.anchor_max.y + 4;
-  if (y + h > io.DisplaySize.y && g_term.anchor_min.y - 4 - h >= 0) y = g_term.anchor_min.y - 4 - h;
-  ImGui::SetNextWindowPos(ImVec2(x, ImClamp(y, 0.0f, ImMax(0.0f, io.DisplaySize.y - h))));
+  place_definition(g_term.anchor_min, g_term.anchor_max, g_term.popup_max.y - g_term.popup_min.y);
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 253, 240, 255));
   ImGui::PushStyleColor(ImGuiCol_Border, COLOR_TERM);
   ImGui::Begin("##glossary-popup", nullptr,

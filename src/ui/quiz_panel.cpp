@@ -193,6 +193,7 @@ void quiz_panel_keys(void*, panel_frame*) {}
 void quiz_panel_draw(void* self, panel_frame* f) { quiz_draw((quiz_panel*)self, f->state, quiz_live_from(*f->state, f->live)); }
 bool quiz_panel_animating(const void*, double) { return false; }
 std::string quiz_panel_text(const void* self, panel_frame* f) {
-  return quiz_checked_text((const quiz_panel*)self, *f->state, quiz_live_from(*f->state, f->live));
+  const quiz_panel* p = (const quiz_panel*)self;
+  return lab_quiz_progress_text(p->progress) + quiz_checked_text(p, *f->state, quiz_live_from(*f->state, f->live));
 }
 void quiz_panel_free(void* self) { delete (quiz_panel*)self; }

@@ -6,6 +6,7 @@
 
 #include "core/checkpoint_remote/model_location.h"
 #include "core/live_view.h"
+#include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
 #include "platform/platform.h"
@@ -14,6 +15,26 @@
 
 static char g_typed[LAB_TEXT_MAX + 1];
 static bool g_applied = false;  // the last answer went into the link already
+static std::string g_typed_from;  // the link's sentence (text, ids, pieces) the box last started from
+
+const char* sentence_box_typed() { return g_typed; }
+
+// The box shows the sentence that is computed: the link's text, or its pieces joined; ids= alone
+// shows none, rather than the lesson's sentence, which is not what the page computes. Again
+// whenever the link's sentence changes by itself (refused ids= fall back to the lesson's).
+static void follow_sentence(const lab_state& s) {
+  std::string from = s.text + "\n" + s.pieces + "\n";
+  for (int64_t id : s.ids) from += std::to_string(id) + ",";
+  if (from == g_typed_from) return;
+  g_typed_from = from;
+  std::vector<std::string> pieces;
+  std::string joined;
+  if (!s.ids.empty() && sentence_pieces_split(s.pieces, &pieces) && pieces.size() == s.ids.size())
+    for (const std::string& p : pieces) joined += p;
+  const std::string start = !s.text.empty() ? s.text : s.ids.empty() ? std::string(tr(STR_LESSON_SENTENCE)) : joined;
+  std::strncpy(g_typed, start.c_str(), LAB_TEXT_MAX);
+  g_typed[LAB_TEXT_MAX] = 0;
+}
 
 // A new checkpoint: a new tokenizer for its file, and the box starts from the link's sentence.
 static void follow_model(const lab_state& s, live_session* ls) {
@@ -22,11 +43,10 @@ static void follow_model(const lab_state& s, live_session* ls) {
   std::string why;
   ls->typing.reset();
   ls->typing_model = s.model;
+  ls->sentence_note.clear();
+  g_typed_from = "\x01";  // (never a link's): start from the link's sentence
   if (!model_location_parse(s.model, &where, &why)) return;
   ls->typing.reset(new sentence_tokenizer(platform_fetch_client(), platform_tokenizer(), where));
-  const std::string start = s.text.empty() ? tr(STR_LESSON_SENTENCE) : s.text;
-  std::strncpy(g_typed, start.c_str(), LAB_TEXT_MAX);
-  g_typed[LAB_TEXT_MAX] = 0;
   g_applied = true;
 }
 
@@ -54,9 +74,11 @@ void sentence_box_draw(lab_state* s, live_session* ls, bool shown) {
   follow_model(*s, ls);
   sentence_tokenizer* t = ls->typing.get();
   if (!t) return;
+  if (!ImGui::GetIO().WantTextInput) follow_sentence(*s);  // (never under a student's typing)
   if (shown && sentence_box_field()) {
     t->request(g_typed, SENTENCE_MAX_TOKENS);
     g_applied = false;
+    ls->sentence_note.clear();
   }
   t->pump();
   if (t->state() == SENTENCE_DONE && !g_applied) {
@@ -68,8 +90,9 @@ void sentence_box_draw(lab_state* s, live_session* ls, bool shown) {
     s->pieces = sentence_pieces_join(a.pieces);
     if (s->pieces.size() > LAB_TEXT_MAX) s->pieces.clear();
     s->probe = 0;
-    s->perm.clear();
-    s->hist_token = -1;
+    // A shorter sentence moves the changed token quietly, and says so in words about the sentence.
+    if (live_fit_sentence(s, (int)a.ids.size()))
+      ls->sentence_note = strf(tr(STR_TOK_REFIT), std::to_string(a.ids.size()).c_str(), std::to_string(s->token).c_str());
   }
   const std::string line = sentence_status_line(ls);
   if (shown && !line.empty()) {

@@ -8,3 +8,5 @@
 
 // shown false (ui=present): no box, but an answer asked for still goes into the link.
 void sentence_box_draw(lab_state* s, live_session* ls, bool shown = true);
+// What the box holds now (tests: it starts from the sentence the page computes).
+const char* sentence_box_typed();

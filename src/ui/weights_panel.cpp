@@ -237,9 +237,10 @@ static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const
   const unit_weights& u = ls->unit;
   const q8_matrix_view* m = src->matrix(c.layer, (mlp_part)s->matrix);
   if (!m || !u.valid || u.layer != c.layer || u.unit != c.unit) {
-    widget_text_wrapped(tr(STR_LIVE_NEEDS_WHOLE));
+    bool loading = false;
+    widget_text_wrapped(live_needs_whole_text(src, c.layer, &loading));
     const source_progress p = src->progress(c.layer);
-    if (p.total) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
+    if (loading) ImGui::ProgressBar((float)((double)p.loaded / (double)p.total));
     return;
   }
   // The matrix goes to the renderer once; again only when another one is shown.

@@ -321,7 +321,13 @@ bool widget_layout_changed() {
   return changed;
 }
 
-struct box_frame { ImGuiID key; float extra; bool child; int colors; };
+struct box_frame {
+  ImGuiID key;
+  float extra;
+  bool child;
+  int colors;
+  const char* strip;  // a sideways strip's id (widget_wide_begin), else null
+};
 static ImVector<box_frame> g_boxes;
 
 void widget_fit_box_begin(const char* id, ImU32 background, bool border) {
@@ -330,7 +336,19 @@ void widget_fit_box_begin(const char* id, ImU32 background, bool border) {
   if (background) ImGui::PushStyleColor(ImGuiCol_ChildBg, background), colors = 1;
   float h = remembered(key, ImGui::GetTextLineHeightWithSpacing() * 4);
   ImGui::BeginChild(id, ImVec2(0, h), border, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  g_boxes.push_back(box_frame{key, 0, true, colors});
+  g_boxes.push_back(box_frame{key, 0, true, colors, nullptr});
+}
+
+// A swipe that starts on a sideways strip's scrollbar or on its table's header row drives those
+// (sideways) and would leave the page where it is; its up-and-down part scrolls the page, as a
+// swipe anywhere does (README "Phones"; issue 22: from the per-layer table it did not).
+static void strip_drag_scrolls_page(ImGuiWindow* strip) {
+  ImGuiContext& g = *GImGui;
+  if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left) || g.ActiveIdWindow != strip || g.ActiveId == 0 ||
+      g.ActiveId == strip->MoveId)  // (its background: widget_drag_to_scroll)
+    return;
+  const bool scrollbar = g.ActiveId == ImGui::GetWindowScrollbarID(strip, ImGuiAxis_X);
+  widget_scroll_by_drag(ImVec2(scrollbar ? 0 : g.IO.MouseDelta.x, g.IO.MouseDelta.y));
 }
 
 void widget_fit_box_end() {
@@ -347,8 +365,13 @@ void widget_fit_box_end() {
     storage->SetFloat(b.key + 1, content_w);
   }
   widget_drag_to_scroll();
+  if (b.strip) strip_drag_scrolls_page(child);
   ImGui::EndChild();
   ImGui::PopStyleColor(b.colors);
+  if (b.strip) {  // where the strip is, for the tests' swipes (recorded in the page, around it)
+    const ImVec2 p0 = ImGui::GetItemRectMin(), p1 = ImGui::GetItemRectMax();
+    item_probe_shape((std::string("strip-") + b.strip).c_str(), p0.x, p0.y, p1.x, p1.y);
+  }
 }
 
 void widget_wide_begin(const char* id, float content_width) {
@@ -358,7 +381,7 @@ void widget_wide_begin(const char* id, float content_width) {
   float avail = widget_visible_width();
   if (width <= avail) {
     ImGui::BeginGroup();
-    g_boxes.push_back(box_frame{key, 0, false, 0});
+    g_boxes.push_back(box_frame{key, 0, false, 0, nullptr});
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -367,7 +390,7 @@ void widget_wide_begin(const char* id, float content_width) {
   float h = remembered(key, ImGui::GetFrameHeightWithSpacing() * 6);
   ImGui::BeginChild(id, ImVec2(avail, h), false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_AlwaysHorizontalScrollbar);
-  g_boxes.push_back(box_frame{key, ImGui::GetStyle().ScrollbarSize, true, 0});
+  g_boxes.push_back(box_frame{key, ImGui::GetStyle().ScrollbarSize, true, 0, id});
 }
 
 void widget_wide_end() {
@@ -406,9 +429,13 @@ void widget_text_table(const char* id, const std::vector<std::string>& headers, 
   widget_wide_end();
 }
 
-void widget_text_at(ImVec2 pos, ImU32 color, const std::string& text) {
-  ImGui::GetWindowDrawList()->AddText(pos, color, text.c_str(), text.c_str() + text.size());
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str(), text.c_str() + text.size());
+ImVec2 widget_text_at_size(const std::string& text, float scale) {
+  return ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize() * scale, FLT_MAX, 0, text.c_str(), text.c_str() + text.size());
+}
+
+void widget_text_at(ImVec2 pos, ImU32 color, const std::string& text, float scale) {
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize() * scale, pos, color, text.c_str(), text.c_str() + text.size());
+  const ImVec2 size = widget_text_at_size(text, scale);
   item_probe_shape(("label:" + text).c_str(), pos.x, pos.y, pos.x + size.x, pos.y + size.y);
 }
 

@@ -134,5 +134,7 @@ float widget_visible_width();
 
 // A label at a place on a plot (an axis's number, a legend's scale), drawn over what is there
 // (reserve the place first, ImGui::Dummy); recorded for the tests as a shape named "label:TEXT".
-void widget_text_at(ImVec2 screen_pos, ImU32 color, const std::string& text);
+void widget_text_at(ImVec2 screen_pos, ImU32 color, const std::string& text, float scale = 1.0f);
+// Its size at that scale (a narrow plot's axis text is smaller than the page's).
+ImVec2 widget_text_at_size(const std::string& text, float scale = 1.0f);
 

@@ -149,6 +149,44 @@ export async function itemCenter(page, name) {
   return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
 }
 
+// True when a printed text (window.labItems) containing `part` is on screen and reachable.
+export const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
+
+// Presses Tab (from the canvas) until `name` has the keyboard's focus; the name that has it.
+export async function tabTo(page, name, limit = 40) {
+  await page.locator("#canvas").focus();
+  let focused = "";
+  for (let i = 0; i < limit && focused !== name; i++) {
+    await pressAndWaitForFocus(page, "Tab");
+    focused = await page.evaluate(() => window.labFocused());
+  }
+  return focused;
+}
+
+// Scrolls the page until the widget named `name` is on screen, as a person would: the wheel on a
+// laptop, a swipe in the page's left margin (on no control) on a phone, which has no wheel.
+// Widgets inside a box scrolled out of view are not drawn: scrolled towards the bottom until found.
+export async function bringIntoView(page, name, { phone = false, height = 800 } = {}, timeout = 30000) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    const r = await page.evaluate((n) => window.labItemRect(n), name);
+    if (r && r.y >= 0 && r.y + r.h <= height) return r;
+    const by = r ? r.y + r.h / 2 - height / 2 : height * 0.5;
+    if (phone) {
+      const cdp = await page.context().newCDPSession(page);
+      const y0 = by > 0 ? height * 0.8 : height * 0.2, y1 = Math.max(20, Math.min(height - 20, y0 - by));
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: 6, y: y0 }] });
+      for (let k = 1; k <= 6; k++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: 6, y: y0 + ((y1 - y0) * k) / 6 }] });
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await cdp.detach();
+    } else {
+      await page.mouse.wheel(0, by);
+    }
+    await page.waitForTimeout(200);  // the page draws the scrolled frame
+  }
+  throw new Error(`"${name}" never came on screen`);
+}
+
 // Clicks a widget by its item_probe name, at its centre, with the real mouse.
 export async function clickItem(page, name) {
   // The widget may appear a frame later (a question just switched, a box just grew): wait for it.

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openPage, mirror, waitForMirror, clickItem, waitUntil } from "./browser.mjs";
-import { createHubServers } from "../../tools/hub_server.mjs";
+import { startHub } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 90000;  // SwiftShader on two cores: three 7.3 MB BF16 gates fetched and converted
 const GATE_BYTES = 3584 * 1024 * 2;
@@ -58,12 +58,6 @@ async function profile(site, budget = 0) {
   } };
 }
 
-async function startHub(root) {
-  const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log });
-  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
-}
 
 export function registerCheckpointTests(test, { expect, expectIncludes, cli }) {
   const percent = (share) => (100 * share).toFixed(2) + " %";

@@ -56,11 +56,21 @@ async function doubleTap(page, x, y) {
 // Starts typing into the number named `name` as a person does on that screen: a phone's double
 // tap (the page's hidden field then has the focus: its keyboard is up), a desktop's double click.
 async function startTyping(page, screen, name) {
-  // As a person scrolls a field into view before tapping it (the live header may push it down).
-  for (let i = 0; i < 5; i++) {
+  // As a person scrolls a field into view before tapping it (the live header may push it down;
+  // on a phone the gates view's figure comes first): a wheel on a desktop, a swipe on a phone,
+  // which has no wheel (it starts in the page's left margin, on no control).
+  for (let i = 0; i < 8; i++) {
     const r = await page.evaluate((n) => window.labItemRect(n), name);
     if (r && r.y >= 0 && r.y + r.h <= screen.height) break;
-    await page.mouse.wheel(0, r ? r.y + r.h / 2 - screen.height / 2 : screen.height * 0.5);
+    const by = r ? r.y + r.h / 2 - screen.height / 2 : screen.height * 0.5;
+    if (screen.phone) {
+      const y0 = by > 0 ? screen.height * 0.8 : screen.height * 0.2, y1 = Math.max(20, Math.min(screen.height - 20, y0 - by));
+      const steps = [["touchStart", [[6, y0]]]];
+      for (let k = 1; k <= 6; k++) steps.push(["touchMove", [[6, y0 + ((y1 - y0) * k) / 6]]]);
+      await touch(page, [...steps, ["touchEnd", []]]);
+    } else {
+      await page.mouse.wheel(0, by);
+    }
     await page.waitForTimeout(250);
   }
   const c = await itemCenter(page, name);

@@ -14,6 +14,9 @@ import { registerLessonTests } from "./lesson_tests.mjs";
 import { registerCheckpointTests } from "./checkpoint_tests.mjs";
 import { registerHostileTests } from "./hostile_tests.mjs";
 import { registerTokenizerTests } from "./tokenizer_tests.mjs";
+import { registerRecoveryTests } from "./recovery_tests.mjs";
+import { registerWordsTests } from "./words_tests.mjs";
+import { registerPhoneLayoutTests } from "./phone_layout_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -355,6 +358,9 @@ registerLessonTests(test, { expect, expectIncludes, shot });
 registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
 registerHostileTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
 registerTokenizerTests(test, { expect, shot, cli: opt("--cli", "build-native/swiglu") });
+registerRecoveryTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
+registerPhoneLayoutTests(test, { expect, shot });
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -11,19 +11,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openPage, mirror, hash, waitForMirror, clickItem, settledItems } from "./browser.mjs";
-import { createHubServers } from "../../tools/hub_server.mjs";
+import { startHub } from "./hub.mjs";
 import { softKeys } from "./liveux_tests.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const LESSON_TOKENS = "今天 | 天气 | 不错 | ， | 我们 | 去 | 公园";
 const MODULE_FILES = /tokenizer_(loader\.js|wasm\.js|wasm\.wasm)/;
 
-async function startHub(root) {
-  const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log });
-  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
-}
 
 // The line of the mirror that lists the probe's tokens, and the histogram lines (the numbers).
 const tokensLine = (text) => text.split("\n").find((l) => /"[^"]*" \(\d+\)/.test(l)) || "";

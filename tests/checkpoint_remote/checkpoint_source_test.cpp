@@ -459,9 +459,23 @@ TEST_CASE("checkpoint source: every fault while opening has its own error", "[ch
   SECTION("a real model needs the probe's ids; ids outside the vocabulary") {
     source_failure a = open_fails(edited_config([](nlohmann::json& j) { j.erase("swiglu_lab_synthetic"); }));
     CHECK(a.error.fault == STREAM_NEEDS_IDS);
-    source_failure b = open_fails(small_checkpoint(), [](ckpt_fixture& f) { f.opt.probes = {{"x", {5, 97}, {}}}; });
-    CHECK(b.error.fault == STREAM_NEEDS_IDS);
-    CHECK(read_error_text_in(LAB_LANG_EN, b.error.reason) == "token id 97 is outside the vocabulary (0..96)");
+    CHECK(a.file == "tokenizer.json");  // what is missing, not config.json
+    // A link's ids outside the vocabulary (issue 22, item 3): no failure; the lesson's sentence,
+    // and the source names the id the page then tells about.
+    ckpt_fixture b(small_checkpoint());
+    b.opt.probes = {{"x", {5, 97}, {}}};
+    b.open();
+    b.settle();
+    REQUIRE(b.src->phase() == SOURCE_READY);
+    CHECK(b.src->model().refused_id == 97);
+    CHECK(b.src->model().vocab == 97);
+    CHECK(b.src->model().probes.at(0).tokens == checkpoint_default_synthetic_probe().tokens);
+    CHECK(b.src->failures().empty());
+    ckpt_fixture ok(small_checkpoint());  // ids it can read: nothing refused
+    ok.opt.probes = {{"x", {5, 96}, {}}};
+    ok.open();
+    ok.settle();
+    CHECK(ok.src->model().refused_id == -1);
   }
   SECTION("a host that ignores Range: stopped, and says so") {
     synth_spec s = ckpt_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_BF16, 1);

@@ -99,7 +99,7 @@ TEST_CASE("every string has both languages, and the mirror follows the state's l
 }
 
 TEST_CASE("a notice names the key and quotes the value as text") {
-  url_notice n{URL_MALFORMED, "x", "<b>abc</b>"};
+  url_notice n{URL_MALFORMED, "x", "<b>abc</b>", ""};
   std::string t = lab_notice_text(n);
   CHECK(contains(t, "'x'"));
   CHECK(contains(t, "<b>abc</b>"));
@@ -108,7 +108,7 @@ TEST_CASE("a notice names the key and quotes the value as text") {
 TEST_CASE("a notice quotes at most 60 bytes of a long value, cut between characters") {
   std::string value(59, 'a');
   value += "\xE4\xB8\xAD" + std::string(1000, 'b');  // a 3-byte character straddles the cut
-  std::string t = lab_notice_text(url_notice{URL_MALFORMED, "x", value});
+  std::string t = lab_notice_text(url_notice{URL_MALFORMED, "x", value, ""});
   CHECK(contains(t, std::string(59, 'a') + "…'"));
   CHECK(t.size() < 200);
 }

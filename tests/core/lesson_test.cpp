@@ -413,8 +413,12 @@ TEST_CASE("lesson path: where the view stands, Previous and Next") {
   for (int i = 0; i < 5; ++i) CHECK(lab_path_step(&s, 1));
   CHECK(s.view == LAB_VIEW_QUIZ);
   CHECK_FALSE(lab_path_step(&s, 1));
-  s.view = LAB_VIEW_WEIGHTS;  // off the path: Next goes to its start
+  s.view = LAB_VIEW_WEIGHTS;  // off the path: both return to where it was left (issue 22)
   CHECK(lab_path_index(s) == -1);
+  lab_state back = s;
+  CHECK(lab_path_step(&back, -1));
+  CHECK(back.view == LAB_VIEW_QUIZ);
+  s.path_at = -1;  // nowhere left on it (a link without at=): Next goes to its start
   CHECK_FALSE(lab_path_step(&s, -1));
   CHECK(lab_path_step(&s, 1));
   CHECK(s.view == LAB_VIEW_HAND);

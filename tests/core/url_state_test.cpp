@@ -52,6 +52,7 @@ TEST_CASE("encode then decode gives the same state, for random states") {
     s.quiz = int(rng() % QUIZ_COUNT);
     s.path.clear();
     for (int i = 0, n = int(rng() % 8); i < n; ++i) s.path.push_back(int64_t(rng() % LAB_VIEW_COUNT));
+    s.path_at = int(rng() % (s.path.size() + 1)) - 1;  // -1 .. the path's last place
     s.lock = int(rng() % 2);
     s.ui = int(rng() % LAB_UI_COUNT);
     std::string url = url_encode(s);

@@ -282,3 +282,20 @@ TEST_CASE("decode turns ids back into the text", "[tokenizer]") {
   CHECK(e.pieces == std::vector<std::string>{"今"});
   CHECK(bpe_vocab_size(tok) == 401);
 }
+
+// Issue 22, item 14: a character split across tokens (公 in "Hi 公园" with Qwen3's merges) showed
+// as U+FFFD in the chips. Each piece now shows its bytes, and only the pieces together make it.
+TEST_CASE("a piece that holds part of a character shows its bytes, not U+FFFD", "[tokenizer]") {
+  tiny_spec s;
+  s.merges = {{"\xE5", "\x85"}};  // 公 is E5 85 AC: two bytes merge, the third stays alone
+  bpe_tokenizer tok = tiny_load(s);
+  bpe_encoding e = bpe_encode(&tok, "Hi \xE5\x85\xAC");
+  REQUIRE(e.ids.size() == 5);
+  CHECK(e.pieces == std::vector<std::string>{"H", "i", " ", "<e5 85>", "<ac>"});
+  CHECK(bpe_decode(tok, e.ids) == "Hi \xE5\x85\xAC");  // the text itself is whole
+  CHECK(bpe_decode_piece(tok, e.ids[3]) == "<e5 85>");
+  CHECK(bpe_decode_piece(tok, 'a') == "a");
+  CHECK(bpe_decode_piece(tok, -1).empty());
+  CHECK(tok_utf8_show_bytes("a\xE4\xBB\xE4\xBB\x8A\xFF") == "a<e4 bb>今<ff>");  // one group per maximal invalid part
+  CHECK(tok_utf8_show_bytes("今天") == "今天");
+}

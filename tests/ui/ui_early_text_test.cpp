@@ -37,6 +37,10 @@ std::string random_link(std::mt19937& rng) {
   s.layers = LAB_LAYERS_MIN + rng() % 100;
   s.quiz = int(rng() % QUIZ_COUNT);
   s.threshold = unit(rng);
+  if (rng() % 3 == 0) {  // a lesson path, the view on it or off it, at a place or the view's first
+    for (int i = 0, n = 1 + int(rng() % 4); i < n; ++i) s.path.push_back(int64_t(rng() % LAB_VIEW_COUNT));
+    s.path_at = int(rng() % (s.path.size() + 1)) - 1;
+  }
   std::string link = "#" + url_encode(s);
   static const char* const spoilers[] = {"&x=1,oops", "&z=1e309", "&h=0", "&view=nowhere", "&step=9", "&ov=sigmoid,gelu"};
   if (rng() % 3 == 0) link += spoilers[rng() % (sizeof spoilers / sizeof spoilers[0])];

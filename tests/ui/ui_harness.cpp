@@ -158,6 +158,12 @@ bool shows(const std::string& part) {
   return false;
 }
 
+bool shows_label(const std::string& part) {
+  for (const item_record& r : g_seen)
+    if (r.reachable && r.name.rfind("label:", 0) == 0 && contains(r.name, part)) return true;
+  return false;
+}
+
 // [SECTION] the text mirror holds every number on screen
 static bool is_table_string(const std::string& text) {
   for (int i = 0; i < STR_COUNT; ++i)

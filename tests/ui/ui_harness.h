@@ -61,6 +61,8 @@ struct live_page {
 void scroll_through(headless_page& page, const std::string& what);
 // True if a reachable printed text seen by the last scroll_through contains `part`.
 bool shows(const std::string& part);
+// The same for a label drawn onto a figure (widget_text_at: a record named "label:TEXT").
+bool shows_label(const std::string& part);
 
 struct screen { float w, h; };
 static const screen SCREENS[] = {{390, 844}, {1280, 800}};

@@ -443,7 +443,7 @@ TEST_CASE("lesson path: Previous / Next with 'n of m', lock=1 hides the view but
   CHECK(page.app.state.path.size() == 5);           // the path stays
   page.click("view-weights");
   scroll_through(page, "off path");
-  CHECK(shows("This view is not on the lesson path."));
+  CHECK(shows("This view is not on the lesson path: Previous view and Next view return to 1 of 5."));
 }
 
 TEST_CASE("ui=present draws larger type; the same link without it is the normal layout") {

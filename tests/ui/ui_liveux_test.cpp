@@ -129,7 +129,21 @@ struct page {
     item_rect r = rect(name);
     click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
   }
+  // As a person does before tapping it: the page scrolled until the widget is on screen (on a
+  // phone the gates view's figure comes before its threshold).
+  void scroll_into_view(const char* name) {
+    ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+    const float h = ImGui::GetIO().DisplaySize.y;
+    for (int i = 0; i < 8; i++) {
+      const item_rect r = rect(name);
+      if (r.y0 >= 0 && r.y1 <= h) return;
+      ImGui::SetScrollY(root, std::max(0.0f, root->Scroll.y + (r.y0 + r.y1) / 2 - h / 2));
+      frame();
+      frame();
+    }
+  }
   void double_click(const char* name) {
+    scroll_into_view(name);
     item_rect r = rect(name);
     click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
     click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);

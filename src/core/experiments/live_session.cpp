@@ -18,6 +18,9 @@ static std::string list_text(const std::vector<int64_t>& v) {
 
 live_choice live_resolve(const lab_state& s, const layer_source* src) {
   live_choice c;
+  // The link's ids= this model cannot read (said as soon as the source knows, ready or not).
+  if (src && !s.ids.empty() && src->model().refused_id >= 0)
+    c.fallbacks.push_back({"ids", std::to_string(src->model().refused_id), std::to_string(src->model().vocab - 1)});
   if (!src || src->phase() != SOURCE_READY) return c;
   const source_model& m = src->model();
   if (m.layers.empty() || m.probes.empty()) return c;
@@ -105,5 +108,26 @@ void live_apply_fallbacks(lab_state* s, const live_choice& c) {
     if (key == "tok") s->token = c.token;
     if (key == "htok") s->hist_token = -1;
     if (key == "unit") s->unit = c.unit;
+    if (key == "ids") s->ids.clear(), s->text.clear(), s->pieces.clear();  // the lesson's sentence, as shown
   }
+}
+
+void live_use_builtin(lab_state* s) {
+  s->model.clear();
+  s->pack.clear();
+  s->ids.clear();
+  s->text.clear();
+  s->pieces.clear();
+}
+
+bool live_source_failed(const live_session& ls, const lab_state& s) {
+  return ls.source && ls.location == live_location(s) && ls.source->phase() == SOURCE_FAILED;
+}
+
+bool live_fit_sentence(lab_state* s, int tokens) {
+  s->perm.clear();
+  s->hist_token = -1;
+  if (tokens < 1 || s->token < tokens) return false;
+  s->token = tokens - 1;
+  return true;
 }

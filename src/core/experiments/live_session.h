@@ -27,7 +27,8 @@ enum live_needs {
   LIVE_UNIT_RULE = 4,          // unit_weights and the unit's silu(gate) on the chosen layer: the layer whole
 };
 
-// A link's value that does not fit this source, and what is shown instead.
+// A link's value that does not fit this source, and what is shown instead. For "ids": the id
+// the model refused, and the vocabulary's last id (the lesson's sentence is shown).
 struct live_fallback {
   const char* key;
   std::string value, shown;
@@ -59,6 +60,7 @@ struct live_session {
   // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
   std::unique_ptr<sentence_tokenizer> typing;
   std::string typing_model;
+  std::string sentence_note;  // what the typed sentence changed ("token 0 is now the one changed"), until the next one
 };
 
 // Which source a state names, as a key that changes exactly when another must open
@@ -74,3 +76,13 @@ void live_session_close(live_session* ls);
 // Rewrites the state's values that did not fit (c.fallbacks) to what is shown, so the link says
 // what the page shows.
 void live_apply_fallbacks(lab_state* s, const live_choice& c);
+// "Use the built-in weights": no model=, no pack= (and no ids= of that model's vocabulary); every
+// other setting stays. The way back from a model or pack that fails to open.
+void live_use_builtin(lab_state* s);
+// True when the source the state names has failed to open (the bare address must not reopen it).
+bool live_source_failed(const live_session& ls, const lab_state& s);
+
+// The user picked another sentence (typed, or another probe of the pack) of `tokens` tokens: the
+// values that depend on its length follow it quietly (the lesson's shuffle, every token's
+// histogram, the changed token at most its last). True when the changed token had to move.
+bool live_fit_sentence(lab_state* s, int tokens);

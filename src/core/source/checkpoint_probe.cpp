@@ -16,6 +16,13 @@ probe_state checkpoint_probe::choose(fetch_client* client, tokenizer_service* to
                                      const std::vector<source_probe>& given, const std::string& lesson_sentence,
                                      const model_config& c, source_failure* failure) {
   probes = given;
+  // The link's ids= outside this model's vocabulary: the lesson's sentence instead (the page says
+  // which id), never a failure that blames another file.
+  refused_id = -1;
+  for (const source_probe& p : probes)
+    for (int64_t id : p.tokens)
+      if ((id < 0 || id >= c.vocab) && refused_id < 0) refused_id = id;
+  if (refused_id >= 0) probes.clear();
   if (probes.empty() && c.synthetic) probes.push_back(checkpoint_default_synthetic_probe());
   if (probes.empty()) {  // a real model and no ids=: the lesson's sentence through its own tokenizer.json
     if (!sentence_) {
@@ -39,10 +46,10 @@ probe_state checkpoint_probe::choose(fetch_client* client, tokenizer_service* to
                   stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_PROBE_TOKENS, {std::to_string((int)PACK_MAX_TOKENS)}))};
       return PROBE_FAILED;
     }
-    for (int64_t id : p.tokens)
+    for (int64_t id : p.tokens)  // now only the tokenizer's own ids: a tokenizer.json of another model
       if (id < 0 || id >= c.vocab) {
-        *failure = {kConfigFile, config_url,
-                    stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE, {std::to_string(id), std::to_string(c.vocab - 1)}))};
+        *failure = {SENTENCE_TOKENIZER_FILE, model_location_file_url(where, SENTENCE_TOKENIZER_FILE),
+                    stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKENIZER_VOCAB, {std::to_string(id), std::to_string(c.vocab - 1)}))};
         return PROBE_FAILED;
       }
   }

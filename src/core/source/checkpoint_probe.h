@@ -25,6 +25,7 @@ source_probe checkpoint_default_synthetic_probe();
 
 struct checkpoint_probe {
   std::vector<source_probe> probes;
+  int64_t refused_id = -1;  // the first of the link's ids outside the vocabulary (the lesson's sentence instead)
   std::map<int64_t, std::vector<float>> embed_rows;  // token id -> (hidden) f32
   std::vector<float> norm;                           // layer 0's post_attention_layernorm, (hidden)
   std::vector<std::vector<float>> inputs;            // [probe] (T, hidden), once computed

@@ -169,6 +169,8 @@ void checkpoint_source::open_step(double now) {
   model_.intermediate = c.intermediate;
   model_.num_layers = c.layers;
   model_.probes = probe_.probes;
+  model_.vocab = c.vocab;
+  model_.refused_id = probe_.refused_id;
   phase_ = SOURCE_READY;
   want(want_layers_, want_whole_);
   generation_++;

@@ -37,6 +37,9 @@ struct source_model {
   int64_t hidden = 0, intermediate = 0, num_layers = 0;
   std::vector<int> layers;  // the model layers this source can hand out, ascending
   std::vector<source_probe> probes;
+  // A link's ids= the model cannot read: the first id outside its vocabulary (0..vocab-1), or -1.
+  // The source then shows the lesson's sentence instead, and the page says which id (live_view).
+  int64_t refused_id = -1, vocab = 0;
   int find_layer(int model_layer) const;  // index into layers, or -1
 };
 

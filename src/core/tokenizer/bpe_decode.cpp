@@ -19,6 +19,16 @@ static void token_append_bytes(const std::string& token, std::string* bytes) {
   }
 }
 
+std::string bpe_decode_piece(const bpe_tokenizer& tok, int id) {
+  if (!tok.model) return "";
+  const bpe_model& m = *tok.model;
+  if (id < 0 || size_t(id) >= m.id_to_token.size()) return "";
+  if (m.id_is_added[size_t(id)]) return m.id_to_token[size_t(id)];
+  std::string bytes;
+  token_append_bytes(m.id_to_token[size_t(id)], &bytes);
+  return tok_utf8_show_bytes(bytes);
+}
+
 std::string bpe_decode(const bpe_tokenizer& tok, const std::vector<int>& ids) {
   std::string out, bytes;
   if (!tok.model) return out;

@@ -221,6 +221,6 @@ bpe_encoding bpe_encode(bpe_tokenizer* tok, const std::string& text) {
       if (!p.empty()) bpe_word_ids(m, p, &out.ids);
   }
   out.pieces.reserve(out.ids.size());
-  for (int id : out.ids) out.pieces.push_back(bpe_decode(*tok, std::vector<int>(1, id)));
+  for (int id : out.ids) out.pieces.push_back(bpe_decode_piece(*tok, id));
   return out;
 }

@@ -28,7 +28,7 @@ struct bpe_tokenizer {
 
 struct bpe_encoding {
   std::vector<int> ids;
-  std::vector<std::string> pieces;  // per id, its own decoded text (a split character reads U+FFFD)
+  std::vector<std::string> pieces;  // per id, its own text (bpe_decode_piece: a split character's bytes read "<e5 85>")
   std::string error;                // empty on success (only a runaway regex can fail here)
 };
 
@@ -43,6 +43,10 @@ bpe_encoding bpe_encode(bpe_tokenizer* tok, const std::string& text);
 // Ids -> text. Added tokens read as their content; byte-level tokens are joined as bytes and read
 // as UTF-8, any invalid sequence becoming U+FFFD. Unknown ids are skipped.
 std::string bpe_decode(const bpe_tokenizer& tok, const std::vector<int>& ids);
+
+// One id's own text, as the token chips show it: its bytes read as UTF-8, and the bytes of a
+// character split across tokens written in hex ("<e5 85>"), not as U+FFFD.
+std::string bpe_decode_piece(const bpe_tokenizer& tok, int id);
 
 // Vocabulary size including added tokens (largest id + 1), for reports.
 int bpe_vocab_size(const bpe_tokenizer& tok);

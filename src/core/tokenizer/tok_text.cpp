@@ -45,6 +45,24 @@ std::string tok_utf8_sanitize(const std::string& text) {
   return out;
 }
 
+std::string tok_utf8_show_bytes(const std::string& text) {
+  const unsigned char* s = reinterpret_cast<const unsigned char*>(text.data());
+  static const char HEX[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0, n = text.size(); i < n;) {
+    const int len = utf8_scan(s, n, i);
+    if (len > 0) {
+      out.append(text, i, size_t(len));
+      i += size_t(len);
+      continue;
+    }
+    out += '<';
+    for (int k = 0; k < -len; ++k, ++i) out += std::string(k ? " " : "") + HEX[s[i] >> 4] + HEX[s[i] & 15];
+    out += '>';
+  }
+  return out;
+}
+
 size_t tok_utf8_char_len(const std::string& s, size_t i) {
   if (i >= s.size()) return 1;
   int len = utf8_scan(reinterpret_cast<const unsigned char*>(s.data()), s.size(), i);

@@ -8,6 +8,9 @@
 
 // Returns text with every invalid UTF-8 sequence replaced by U+FFFD (EF BF BD).
 std::string tok_utf8_sanitize(const std::string& text);
+// The same text for a reader: each maximal invalid subpart written as its bytes in hex,
+// "<e5 85>" (part of a character split across tokens), instead of a U+FFFD that hides them.
+std::string tok_utf8_show_bytes(const std::string& text);
 
 // Length in bytes of the (valid) UTF-8 character starting at s[i]; 1 past the end or on a stray byte.
 size_t tok_utf8_char_len(const std::string& s, size_t i);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <map>
+#include <vector>
 
 #include "platform/native/fetch_native.h"
 
@@ -11,8 +12,21 @@ static std::string g_fragment, g_mirror, g_notice, g_clipboard, g_lang = "en";
 static int g_copy_status = 0;
 static std::map<std::string, std::string> g_storage;
 
+static std::vector<std::string> g_history;  // the entries before the current one (pushState)
+
 std::string platform_url_fragment() { return g_fragment; }
 void platform_replace_url_fragment(const std::string& fragment) { g_fragment = fragment; }
+void platform_push_url_fragment(const std::string& fragment) {
+  g_history.push_back(g_fragment);
+  g_fragment = fragment;
+}
+bool platform_native_back() {
+  if (g_history.empty()) return false;
+  g_fragment = g_history.back();
+  g_history.pop_back();
+  return true;
+}
+size_t platform_native_history_length() { return g_history.size() + 1; }
 std::string platform_page_url() { return "http://127.0.0.1:8080/" + g_fragment; }
 void platform_copy_text(const std::string& text) { g_clipboard = text, g_copy_status = 1; }
 int platform_copy_status() { return g_copy_status; }
@@ -30,7 +44,10 @@ std::string platform_storage_get(const char* key) {
 }
 void platform_storage_set(const char* key, const std::string& value) { g_storage[key] = value; }
 
-void platform_native_set_fragment(const std::string& fragment) { g_fragment = fragment; }
+void platform_native_set_fragment(const std::string& fragment) {
+  g_fragment = fragment;
+  g_history.clear();  // a link opened afresh
+}
 const std::string& platform_native_mirror() { return g_mirror; }
 const std::string& platform_native_notice() { return g_notice; }
 const std::string& platform_native_clipboard() { return g_clipboard; }

@@ -166,8 +166,12 @@ static void on_fetch_event() { g_frames_left = FRAMES_AFTER_EVENT; }
 fetch_client* platform_fetch_client() { return fetch_web_client(on_fetch_event); }
 
 // [SECTION] JS entry points
+// The fragment was edited, or Back / Forward reached another history entry (ui/app.cpp pushes one
+// per change of view). An entry the page itself just wrote is no change.
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_hash_change() {
-  lab_app_load_fragment(&g_app, platform_url_fragment());
+  const std::string fragment = platform_url_fragment();
+  if (fragment == g_app.written_fragment) return;
+  lab_app_load_fragment(&g_app, fragment);
   g_frames_left = FRAMES_AFTER_EVENT;
 }
 
@@ -202,6 +206,7 @@ EM_JS(void, js_install_listeners, (void), {
   window.labItems = () => JSON.parse(UTF8ToString(Module._lab_items_json()));
   window.labFocused = () => UTF8ToString(Module._lab_focused_name());
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
+  window.addEventListener("popstate", () => Module._lab_on_hash_change());
   window.labItemRect = (name) => {
     const n = lengthBytesUTF8(name) + 1, p = _malloc(n + 16), out = p + ((n + 3) & ~3);
     stringToUTF8(name, p, n);
@@ -310,7 +315,7 @@ int main() {
   attrs.antialias = EM_FALSE;  // ImGui anti-aliases its own shapes
   EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = emscripten_webgl_create_context("#canvas", &attrs);
   if (gl <= 0) {
-    EM_ASM({ window.labShowFatal && window.labShowFatal("This browser could not start WebGL2, which the lab needs to draw."); });
+    EM_ASM({ window.labShowFatal && window.labShowFatal(window.labWords("STR_PAGE_NO_WEBGL2")); });
     return 1;
   }
   emscripten_webgl_make_context_current(gl);

@@ -24,11 +24,11 @@ EM_JS(char*, js_page_url, (void), {
   return p;
 });
 
-EM_JS(void, js_replace_hash, (const char* fragment), {
-  const f = UTF8ToString(fragment);
-  // replaceState: the view changes many times a second while dragging; Back should leave the page,
-  // not undo one drag step.
-  history.replaceState(history.state, "", window.location.pathname + window.location.search + f);
+// replaceState for what changes many times a second (a drag): Back should not undo one drag step.
+// pushState for a change of view, so that Back returns to the view before (ui/app.cpp decides).
+EM_JS(void, js_set_hash, (const char* fragment, int push), {
+  const f = UTF8ToString(fragment), url = window.location.pathname + window.location.search + f;
+  if (push) history.pushState(null, "", url); else history.replaceState(history.state, "", url);
 });
 
 EM_JS(void, js_copy_text, (const char* text), {
@@ -89,7 +89,8 @@ static std::string take(char* p) {
 }
 
 std::string platform_url_fragment() { return take(js_location_hash()); }
-void platform_replace_url_fragment(const std::string& fragment) { js_replace_hash(fragment.c_str()); }
+void platform_replace_url_fragment(const std::string& fragment) { js_set_hash(fragment.c_str(), 0); }
+void platform_push_url_fragment(const std::string& fragment) { js_set_hash(fragment.c_str(), 1); }
 std::string platform_page_url() { return take(js_page_url()); }
 void platform_copy_text(const std::string& text) { js_copy_text(text.c_str()); }
 int platform_copy_status() { return js_copy_status(); }
