@@ -1,11 +1,6 @@
-# Kernels (issue 3): the compile flags of the q8 format and the SwiGLU/SiLU kernels (scalar
-# references and wasm SIMD128 twins), their Catch2 tests (inside core_tests) and the benchmark
-# (tools/bench/run.sh).
-# Included at the end of the top-level CMakeLists.txt; works for both the native and the
-# Emscripten build.
-
-# (The sources are in the core's list, top-level CMakeLists.txt; their flags are set here.)
-target_sources(core_tests PRIVATE tests/kernels/test_kernels.cpp)
+# Kernels (docs/kernels.md): the compile flags of the q8 format and the SwiGLU/SiLU kernels (scalar
+# references and wasm SIMD128 twins; their sources are in the core's list, CMakeLists.txt, their
+# tests in core_tests) and the benchmark (tools/bench/run.sh). Every build.
 
 # No contraction of a*b+c into FMA anywhere in the kernels: wasm SIMD128 has no FMA, so native
 # (SIMDe) and wasm results stay comparable, and references stay plain double arithmetic.
@@ -29,7 +24,9 @@ if(NOT EMSCRIPTEN)
 endif()
 
 # [SECTION] benchmark (not part of `all`, not a test: tools/bench/run.sh builds and runs it)
-if(EMSCRIPTEN)
+if(SWIGLU_FUZZ)
+  return()
+elseif(EMSCRIPTEN)
   add_executable(kernel_bench tools/bench/bench_core.cpp)
   target_link_libraries(kernel_bench PRIVATE swiglu_core)
   target_link_options(kernel_bench PRIVATE -sENVIRONMENT=node -sMODULARIZE=1 -sEXPORT_NAME=createKernelBench

@@ -2,10 +2,8 @@
 # tokenizer sources (SWIGLU_TOKENIZER_SOURCES) with PCRE2 (8-bit, Unicode, no JIT) and utf8proc
 # built from Debian's source packages (tools/setup.sh puts them in third_party/). Output:
 # site/tokenizer_wasm.js + .wasm, loaded on demand by the worker site/tokenizer_loader.js (never in the
-# first load: tools/page_weight.mjs counts only index.html's files). Emscripten only.
-if(NOT EMSCRIPTEN)
-  return()
-endif()
+# first load: tools/page_weight.mjs counts only index.html's files). Included by CMakeLists.txt in
+# the Emscripten build only, after cmake/web.cmake.
 
 set(PCRE2_DIR ${CMAKE_SOURCE_DIR}/third_party/pcre2 CACHE PATH "PCRE2 sources (tools/setup.sh fetches them)")
 set(UTF8PROC_DIR ${CMAKE_SOURCE_DIR}/third_party/utf8proc CACHE PATH "utf8proc sources (tools/setup.sh fetches them)")

@@ -87,7 +87,7 @@ target_link_options(swiglu_lab PRIVATE
   -Oz -sMALLOC=emmalloc -sFILESYSTEM=0
   -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web
-  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
+  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_frames_drawn,_lab_idle,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 # A leaner glue (issue 16; README "Measured"): index.html hands Module only these five, no
 # runtime method is exported (nothing calls ccall), the renderer needs no WebGL extension (R8I and
@@ -133,21 +133,19 @@ add_custom_command(TARGET swiglu_lab POST_BUILD
 target_compile_options(imgui PRIVATE -Oz -fno-rtti)
 target_compile_options(swiglu_ui PRIVATE -Oz -fno-rtti)
 target_compile_options(swiglu_lab PRIVATE -Oz -fno-rtti)
-set_property(SOURCE
-  src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/lab_state.cpp src/core/lab_text.cpp
-  src/core/number_format.cpp src/core/param_budget.cpp src/core/strings.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/view_rows.cpp src/core/checkpoint/model_config.cpp src/core/checkpoint/safetensors.cpp src/core/json_read.cpp
-  src/core/checkpoint/checkpoint.cpp src/core/checkpoint/synthetic_checkpoint.cpp
-  src/core/pack/pack_format.cpp src/core/pack/pack_read.cpp src/core/pack/pack_build.cpp
-  src/core/mlp_part.cpp src/core/live_view.cpp src/core/quiz.cpp src/core/glossary.cpp src/core/faq.cpp
-  src/core/model_budget.cpp src/core/stream/fetch_queue.cpp src/core/stream/stream_error.cpp
-  src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/experiments/live_session.cpp
-  src/core/experiments/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
-  src/core/source/source_choice.cpp src/core/source/checkpoint_source.cpp src/core/source/checkpoint_probe.cpp
-  src/core/source/layer_residency.cpp src/core/checkpoint_remote/checkpoint_opener.cpp src/core/checkpoint_remote/range_check.cpp
-  src/core/checkpoint_remote/tensor_fetch.cpp
-  src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/experiments/gate_activity.cpp src/core/experiments/token_experiments.cpp
-  DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
+# Every other core source is built for size: the list below keeps -O3 (the kernels, the code that
+# touches every weight byte, and the rest that was never moved to -Oz; a new core file is -Oz).
+set(SWIGLU_CORE_SPEED_SOURCES
+  src/core/kernels/kernels_ref.cpp src/core/kernels/kernels_wasmsimd.cpp src/core/kernels/kernels_registry.cpp
+  src/core/kernels/swiglu_layer.cpp src/core/quant/q8_format.cpp src/core/checkpoint/dtype.cpp
+  src/core/pack/pack_stats.cpp src/core/pack/mlp_experiments.cpp src/core/stream/cache_lru.cpp src/core/io/byte_source.cpp
+  src/core/activations.cpp src/core/lab_text_open.cpp src/core/gates_text.cpp src/core/gates_figure.cpp
+  src/core/read_error.cpp src/core/model_offer.cpp src/core/pack/pack_summary.cpp
+  # (native tools only: not in the page)
+  src/core/checkpoint/safetensors_write.cpp src/core/pack/pack_write.cpp src/core/checkpoint/synthetic_tokenizer.cpp)
+set(SWIGLU_CORE_SIZE_SOURCES ${SWIGLU_CORE_SOURCES})
+list(REMOVE_ITEM SWIGLU_CORE_SIZE_SOURCES ${SWIGLU_CORE_SPEED_SOURCES})
+set_property(SOURCE ${SWIGLU_CORE_SIZE_SOURCES} DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
 
 # ImGui's own font (ProggyClean, 12 KB) is linked only because ImFontAtlas::Build() falls back to
 # it when no font was added; the page always adds its own, so the fallback is cut from a copy of
@@ -173,32 +171,44 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 # swiglu_text_gates_LANG.wasm, for a gates link on the default pack, also reads the pack's manifest
 # with the core's reader (cJSON and the manifest's checks, so only that link pays for them) and prints
 # the view's rows and histograms from its counts.
-set(EARLY_TEXT_SOURCES
-  src/early/early_text.cpp src/early/live_view_absent.cpp
+# The core sources they link (strings.cpp once per language; the rest compiled once for all four,
+# with link-time optimization, so each module keeps only what its entry points reach).
+set(EARLY_CORE_SOURCES
   src/core/lab_text_open.cpp src/core/lab_text.cpp src/core/lab_state.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/view_rows.cpp src/core/strings.cpp src/core/number_format.cpp src/core/activations.cpp
+  src/core/view_table.cpp src/core/view_rows.cpp src/core/number_format.cpp src/core/activations.cpp
   src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/param_budget.cpp src/core/model_budget.cpp
   src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
   src/core/checkpoint_remote/model_location.cpp
-  # the gates view's rows and SVG from the default pack's manifest (linked in the gates modules only)
+  # the gates view's rows and SVG from the default pack's manifest (what only the gates modules reach)
   src/core/gates_text.cpp src/core/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
-  src/core/quant/q8_format.cpp src/core/read_error.cpp src/core/json_read.cpp ${CJSON_DIR}/cJSON.c)
+  src/core/quant/q8_format.cpp src/core/read_error.cpp src/core/json_read.cpp)
+foreach(f ${EARLY_CORE_SOURCES})
+  if(NOT f IN_LIST SWIGLU_CORE_SOURCES)
+    message(FATAL_ERROR "cmake/web.cmake: the early text links ${f}, which is not in the core's list (CMakeLists.txt)")
+  endif()
+endforeach()
+set(EARLY_FLAGS -Oz -fno-rtti -flto)
+add_library(swiglu_early_core OBJECT src/early/live_view_absent.cpp ${EARLY_CORE_SOURCES} ${CJSON_DIR}/cJSON.c)
+target_include_directories(swiglu_early_core PUBLIC src ${SYS_LINK_DIR} ${CJSON_DIR})
+target_compile_definitions(swiglu_early_core PRIVATE ${CJSON_DEFINITIONS})
+target_compile_options(swiglu_early_core PUBLIC ${EARLY_FLAGS})
+set_source_files_properties(${CJSON_DIR}/cJSON.c PROPERTIES COMPILE_OPTIONS -w)  # third party
 
 foreach(lang en zh)
   string(TOUPPER ${lang} LANG_UPPER)
+  add_library(swiglu_early_strings_${lang} OBJECT src/core/strings.cpp)
+  target_link_libraries(swiglu_early_strings_${lang} PUBLIC swiglu_early_core)
+  target_compile_definitions(swiglu_early_strings_${lang} PUBLIC SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
   foreach(kind text text_gates)
     set(early swiglu_${kind}_${lang})
-    add_executable(${early} ${EARLY_TEXT_SOURCES})
-    target_include_directories(${early} PRIVATE src ${SYS_LINK_DIR} ${CJSON_DIR})
-    target_compile_definitions(${early} PRIVATE ${CJSON_DEFINITIONS})
-    target_compile_definitions(${early} PRIVATE SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
+    add_executable(${early} src/early/early_text.cpp)
+    target_link_libraries(${early} PRIVATE swiglu_early_strings_${lang} swiglu_early_core)
     if(kind STREQUAL "text_gates")
       target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_MANIFEST=1)
     endif()
-    target_compile_options(${early} PRIVATE -Oz -fno-rtti -flto)
     set_target_properties(${early} PROPERTIES SUFFIX ".wasm" RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
     target_link_options(${early} PRIVATE
-      -Oz -fno-rtti -flto -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
+      ${EARLY_FLAGS} -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
       -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
       -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_early_set_quiz_record,_malloc,_free)
     add_dependencies(swiglu_lab ${early})

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz/fuzz_parsers.cpp, fuzz_pack.cpp, fuzz_stream.cpp, fuzz_checkpoint.cpp) with
-# clang++-14, ASan and UBSan in build-fuzz/, then:
+# Builds the libFuzzer targets (cmake/fuzz.cmake lists them) with clang++-14, ASan and UBSan in
+# build-fuzz/, then:
 #   tools/fuzz.sh build       only builds (tools/test.sh: ctest replays the corpus)
 #   tools/fuzz.sh             replays the committed corpus tests/fuzz/corpus/<target>/
 #   tools/fuzz.sh SECONDS     fuzzes each target for SECONDS, then merges what it found into the
@@ -9,8 +9,9 @@
 #   FUZZ_ONLY="pack" tools/fuzz.sh 300   the same for some targets only
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CXX=clang++-14 CC=clang-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSWIGLU_FUZZ=ON >/dev/null
-targets="${FUZZ_ONLY:-safetensors config index manifest pack stream checkpoint}"
+CXX=clang++-14 CC=clang-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSWIGLU_FUZZ=ON \
+  ${SWIGLU_CMAKE_ARGS:-} >/dev/null
+targets="${FUZZ_ONLY:-$(cat build-fuzz/fuzz_targets.txt)}"
 cmake --build build-fuzz --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 [ "${1:-}" = build ] && exit 0
 for t in $targets; do

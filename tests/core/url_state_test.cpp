@@ -31,7 +31,8 @@ TEST_CASE("the issue's example link") {
 }
 
 TEST_CASE("encode then decode gives the same state, for random states") {
-  std::mt19937 rng(12345);
+  INFO("seed " << Catch::rngSeed());
+  std::mt19937 rng(Catch::rngSeed());
   std::uniform_real_distribution<double> value(-LAB_VALUE_LIMIT, LAB_VALUE_LIMIT);
   std::uniform_real_distribution<double> probe(LAB_PROBE_MIN, LAB_PROBE_MAX);
   for (int trial = 0; trial < 500; ++trial) {
@@ -208,7 +209,8 @@ TEST_CASE("live keys: layers, permutation, threshold, token, delta, unit, matrix
 }
 
 TEST_CASE("live keys: random states round trip", "[url]") {
-  std::mt19937 rng(777);
+  INFO("seed " << Catch::rngSeed());
+  std::mt19937 rng(Catch::rngSeed());
   for (int trial = 0; trial < 300; ++trial) {
     lab_state s = lab_state_default();
     s.view = lab_view(rng() % LAB_VIEW_COUNT);

@@ -2,8 +2,8 @@
 // its own tile fields give (tile - 1, tile, tile + 1, multiples) and at primes; each reference
 // against a double computation written here, each fast variant against its reference (never a
 // reference against itself); per-token determinism of the layer; layer accuracy against a double
-// reference on the dequantized weights. The seed is Catch's --rng-seed (ctest passes
-// `--rng-seed time`), printed once and on failure: rerun with --rng-seed N to reproduce.
+// reference on the dequantized weights. The seed is the run's (tests/catch_main.cpp: fresh,
+// printed at the start and on failure; SWIGLU_TEST_SEED=N or --rng-seed N reproduces).
 // Runs natively (SIMDe) and as wasm under Node: ctest -R core_tests.
 #include <catch2/catch.hpp>
 
@@ -28,13 +28,7 @@ static const double kTolLayerQ16 = 2e-3;    // q16 path: activation rounding, ~1
 static const double kTolQs16Steps = 0.51;   // |xq * xs - x| in steps of xs: half a step, plus f32 rounding at qmax
 
 // [SECTION] helpers
-static unsigned test_seed() {
-  const unsigned seed = Catch::rngSeed();
-  static bool printed = false;
-  if (!printed) std::printf("kernel tests: seed %u (rerun with --rng-seed %u)\n", seed, seed);
-  printed = true;
-  return seed;
-}
+static unsigned test_seed() { return Catch::rngSeed(); }  // the run's, printed by tests/catch_main.cpp
 
 // Sizes at a tile's edges: 1, tile - 1, tile, tile + 1, multiples and one past them, then primes
 // that fall between tiles (the "tile-1, tile, tile+1, multiples, primes").

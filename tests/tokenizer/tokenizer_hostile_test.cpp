@@ -1,8 +1,6 @@
 // tokenizer.json is hostile input: every bad file below must give a clear one-line error naming
 // the problem, leave the output untouched, and never crash. Ends with seeded random corruptions
-// of a valid file (TOKENIZER_FUZZ_SEED, printed; default 1).
-#include <cstdio>
-#include <cstdlib>
+// of a valid file (the run's seed: tests/catch_main.cpp).
 #include <random>
 
 #include <catch2/catch.hpp>
@@ -205,10 +203,8 @@ TEST_CASE("a tokenizer that never loaded encodes and decodes nothing", "[tokeniz
 // Random byte edits of a valid file: each load must either fail with a message or give a
 // tokenizer that encodes and decodes without crashing.
 TEST_CASE("random corruptions of a valid file never crash", "[tokenizer][hostile]") {
-  const char* env = std::getenv("TOKENIZER_FUZZ_SEED");
-  unsigned seed = env ? unsigned(std::strtoul(env, nullptr, 10)) : 1u;
-  std::printf("tokenizer_hostile: TOKENIZER_FUZZ_SEED=%u\n", seed);
-  INFO("TOKENIZER_FUZZ_SEED=" << seed);
+  const unsigned seed = Catch::rngSeed();  // fresh each run, printed by the main (tests/catch_main.cpp)
+  INFO("seed " << seed << " (replay: SWIGLU_TEST_SEED=" << seed << ")");
   tiny_spec s;
   s.merges = {{"a", "b"}, {"ab", "c"}, {" ", "t"}};
   s.added = {tiny_added(300, "<|x|>"), tiny_added(301, "<|y|>", false)};

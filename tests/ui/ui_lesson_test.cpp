@@ -3,215 +3,29 @@
 // in the mirror; quiz answers right and wrong (choices, typed numbers, live answers computed from a
 // streamed pack); progress in storage and its reset; common questions fold open into the mirror;
 // a lesson path with lock=1 and ui=present.
-#include <catch2/catch.hpp>
+#include "ui_harness.h"
 
-#include <cctype>
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
+#include <cstdio>
 #include <string>
-#include <vector>
 
 #include "core/faq.h"
 #include "core/glossary.h"
-#include "core/pack/pack_build.h"
+#include "core/live_view.h"
 #include "core/quiz.h"
 #include "core/strings.h"
-#include "core/url_state.h"
-#include "imgui.h"
 #include "imgui_internal.h"
-#include "packs/pack_test_util.h"
-#include "platform/native/fetch_native.h"
-#include "platform/native/platform_native.h"
 #include "platform/platform.h"
-#include "ui/app.h"
 #include "ui/quiz_panel.h"
-#include "ui/item_probe.h"
-#include "ui/page_style.h"
-#include "ui/focus.h"
 #include "ui/widgets.h"
 
-// ui_harness.cpp's number check (its header's page driver would clash with this file's own).
-void check_mirror_has_every_number(const std::vector<item_record>& seen, const std::string& mirror,
-                                   const std::string& what, int at_least);
-
-namespace {  // this file's own page driver (ui_test.cpp has its own)
-
-enum { KEY_BACKSPACE = 8, KEY_TAB = 9, KEY_ENTER = 13, KEY_SPACE = 32, KEY_LEFT = 37, KEY_RIGHT = 39 };
-const double FRAME_SECONDS = 1.0 / 60;
+namespace {
 const char* const STORAGE_QUIZ = "swiglu-lab.quiz";
 
-std::vector<char> font_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(std::string("missing font ") + path);
-  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// Clicks the quiz's answer field, replaces its text and presses Enter.
+void answer(headless_page& page, const char* text) {
+  page.click("quiz-answer");
+  page.type(text, QUIZ_TYPED_MAX);
 }
-const std::vector<char>& latin_font() {
-  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
-  return f;
-}
-const std::vector<char>& cjk_font() {
-  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
-  return f;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-struct lesson_page {
-  lab_app app;
-  double now = 100.0;
-
-  explicit lesson_page(const std::string& fragment, float width = 1280, float height = 800, bool keep_quiz = false) {
-    platform_storage_set("swiglu-lab.last-view", "");
-    if (!keep_quiz) platform_storage_set(STORAGE_QUIZ, "");
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(width, height);
-    io.KeyMap[ImGuiKey_LeftArrow] = KEY_LEFT;
-    io.KeyMap[ImGuiKey_RightArrow] = KEY_RIGHT;
-    io.KeyMap[ImGuiKey_Backspace] = KEY_BACKSPACE;
-    io.KeyMap[ImGuiKey_Tab] = KEY_TAB;
-    io.KeyMap[ImGuiKey_Enter] = KEY_ENTER;
-    io.KeyMap[ImGuiKey_Space] = KEY_SPACE;
-    lab_style_apply();
-    lab_fonts_add(latin_font().data(), int(latin_font().size()), cjk_font().data(), int(cjk_font().size()), 1.0f);
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    platform_native_set_fragment(fragment);
-    lab_app_init(&app);
-    settle();
-  }
-  ~lesson_page() {
-    lab_app_free(&app);
-    ImGui::DestroyContext();
-  }
-
-  void frame(double seconds = FRAME_SECONDS) {
-    ImGui::GetIO().DeltaTime = float(seconds);
-    now += seconds;
-    ImGui::NewFrame();
-    lab_app_frame(&app, now);
-    ImGui::Render();
-  }
-  void settle() {
-    frame();
-    for (int i = 0; i < 10 && app.layout_settling; ++i) frame();
-    frame();
-  }
-  void open(const std::string& fragment) {
-    lab_app_load_fragment(&app, fragment);
-    settle();
-  }
-  // Scrolls the page until the widget is on screen, as a student would, and clicks its centre.
-  void click(const char* name) {
-    item_rect r;
-    INFO("widget " << name);
-    REQUIRE(item_probe_find(name, &r));
-    ImGuiIO& io = ImGui::GetIO();
-    if (r.y0 < 0 || r.y1 > io.DisplaySize.y) {
-      ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
-      REQUIRE(root);
-      ImGui::SetScrollY(root, root->Scroll.y + r.y0 - io.DisplaySize.y * 0.4f);
-      for (int i = 0; i < 4; ++i) frame();  // the page learns its height a frame late
-      REQUIRE(item_probe_find(name, &r));
-    }
-    io.MousePos = ImVec2((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
-    frame();
-    io.MouseDown[0] = true;
-    frame();
-    io.MouseDown[0] = false;
-    frame();
-    frame();
-  }
-  void press(int key) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.KeysDown[key] = true;
-    frame();
-    io.KeysDown[key] = false;
-    frame();
-  }
-  // Clicks the quiz's answer field, replaces its text and presses Enter.
-  void answer(const char* text) {
-    click("quiz-answer");
-    REQUIRE(ImGui::GetIO().WantTextInput);
-    for (int i = 0; i < QUIZ_TYPED_MAX; ++i) press(KEY_BACKSPACE);
-    ImGui::GetIO().AddInputCharactersUTF8(text);
-    frame();
-    press(KEY_ENTER);
-    frame();
-  }
-  url_decoded url() const { return url_decode(platform_url_fragment()); }
-  const std::string& mirror() const { return platform_native_mirror(); }
-};
-
-// [SECTION] reachability: the page scrolled top to bottom, every record checked and kept
-std::vector<item_record> seen;
-
-void scroll_through(lesson_page& page, const std::string& what) {
-  seen.clear();
-  ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
-  REQUIRE(root);
-  for (int i = 0; i < 3; ++i) page.frame();
-  for (float y = 0;; y += ImGui::GetIO().DisplaySize.y * 0.5f) {
-    ImGui::SetScrollY(root, y);
-    page.frame();
-    page.frame();
-    for (int i = 0; i < 10 && page.app.layout_settling; ++i) page.frame();
-    page.frame();
-    for (const item_record& r : item_probe_all()) {
-      INFO(what << " scrolled to " << y << ": '" << r.name << r.text << "' at x " << r.rect.x0 << ".." << r.rect.x1
-                << ", y " << r.rect.y0 << ".." << r.rect.y1);
-      if (!r.reachable) CHECK(r.reachable);
-      seen.push_back(r);
-    }
-    if (y >= root->ScrollMax.y) break;
-  }
-  ImGui::SetScrollY(root, 0);
-  page.frame();
-}
-
-bool shows(const std::string& part) {
-  for (const item_record& r : seen)
-    if (r.reachable && contains(r.text, part)) return true;
-  return false;
-}
-bool has_widget(const std::string& name) {
-  for (const item_record& r : seen)
-    if (r.name == name) return r.reachable;
-  return false;
-}
-
-// Every number printed must be in the mirror too (ui_harness.h says how).
-void check_mirror_has_every_number(const std::string& mirror, const std::string& what, int at_least) {
-  ::check_mirror_has_every_number(seen, mirror, what, at_least);
-}
-
-struct screen { float w, h; };
-const screen SCREENS[] = {{390, 844}, {1280, 800}};
-
-// A pack streamed through the fetch twin (as ui_test.cpp's live tests do).
-struct lesson_live_pack {
-  mem_files pack;
-  lesson_live_pack() {
-    mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
-    std::string err;
-    REQUIRE(pack_test_build(ckf, {0, 2, 4}, {pack_test_lesson_probe("lesson")}, &pack, &err));
-    native_fetch* net = platform_native_fetch();
-    *net = native_fetch();
-    net->files = &pack;
-    net->base = "packs/default/";
-  }
-  void settle(lesson_page& page) {
-    for (int i = 0; i < 100; i++) {
-      page.frame();
-      if (platform_native_fetch()->deliver(page.now) == 0 && i > 3) break;
-    }
-    page.frame();
-  }
-};
-
 }  // namespace
 
 // [SECTION] the new views, reachable and mirrored
@@ -223,7 +37,7 @@ TEST_CASE("lesson views: quiz, glossary and the whole model reachable on a phone
       const std::string suffix = std::string("&lang=") + lang;
       const std::string at = suffix + " at " + std::to_string(int(sc.w));
       {
-        lesson_page page("#v=1&view=glossary" + suffix, sc.w, sc.h);
+        headless_page page("#v=1&view=glossary" + suffix, sc.w, sc.h);
         scroll_through(page, "glossary" + at);
         for (const glossary_term& t : GLOSSARY) {
           CHECK(shows(tr_in(l, t.term)));
@@ -232,7 +46,7 @@ TEST_CASE("lesson views: quiz, glossary and the whole model reachable on a phone
         }
       }
       for (int q = 0; q < QUIZ_COUNT; ++q) {
-        lesson_page page(std::string("#v=1&view=quiz&quiz=") + QUIZ_NAMES[q] + suffix, sc.w, sc.h);
+        headless_page page(std::string("#v=1&view=quiz&quiz=") + QUIZ_NAMES[q] + suffix, sc.w, sc.h);
         const std::string what = std::string("quiz ") + QUIZ_NAMES[q] + at;
         scroll_through(page, what);
         INFO(what);
@@ -246,7 +60,7 @@ TEST_CASE("lesson views: quiz, glossary and the whole model reachable on a phone
           }
         else CHECK(has_widget("quiz-check"));
       }
-      lesson_page budget("#v=1&view=budget" + suffix, sc.w, sc.h);
+      headless_page budget("#v=1&view=budget" + suffix, sc.w, sc.h);
       budget.click("faq-widen");
       INFO("budget" << at);
       CHECK((budget.app.faq_open & (1u << FAQ_WIDEN)) != 0);
@@ -262,13 +76,13 @@ TEST_CASE("lesson views: quiz, glossary and the whole model reachable on a phone
 
 TEST_CASE("lesson views: every number an answered question prints is in the mirror, in both languages") {
   for (const char* lang : {"en", "zh"}) {
-    lesson_page page(std::string("#v=1&view=quiz&quiz=largest&lang=") + lang);
+    headless_page page(std::string("#v=1&view=quiz&quiz=largest&lang=") + lang);
     page.click("quiz-option-B");
     scroll_through(page, std::string("largest ") + lang);
     CHECK(shows("752,393,024"));
     check_mirror_has_every_number(page.mirror(), std::string("largest ") + lang, 3);
     page.open(std::string("#v=1&view=quiz&quiz=int8&lang=") + lang);
-    page.answer("11");
+    answer(page, "11");
     scroll_through(page, std::string("int8 ") + lang);
     CHECK(shows("11,042,816"));
     check_mirror_has_every_number(page.mirror(), std::string("int8 ") + lang, 3);
@@ -279,7 +93,7 @@ TEST_CASE("lesson views: every number an answered question prints is in the mirr
 
 TEST_CASE("quiz: a choice right and wrong, with the explanation either way, in both languages") {
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
-    lesson_page page(std::string("#v=1&view=quiz&quiz=odot&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    headless_page page(std::string("#v=1&view=quiz&quiz=odot&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
     CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_Q)));
     CHECK_FALSE(contains(page.mirror(), tr_in(l, STR_QUIZ_ODOT_WHY)));
     page.click("quiz-option-A");  // a matrix product: wrong
@@ -307,23 +121,23 @@ TEST_CASE("quiz: a choice right and wrong, with the explanation either way, in b
 
 TEST_CASE("quiz: bytes per token typed, checked with a tolerance; unreadable text says how to write it") {
   {
-  lesson_page page("#v=1&view=quiz&quiz=bf16");
-  page.answer("44");
+  headless_page page("#v=1&view=quiz&quiz=bf16");
+  answer(page, "44");
   CHECK(contains(page.mirror(), "Not this one."));
   CHECK(contains(page.mirror(), "22.02 MB"));
-  page.answer("22");
+  answer(page, "22");
   CHECK(contains(page.mirror(), "Right."));
   CHECK(contains(page.mirror(), "22,020,096 bytes"));
-  page.answer("lots");
+  answer(page, "lots");
   CHECK(contains(page.mirror(), "Type a number"));
   page.click("quiz-next");
-  page.answer("528");
+  answer(page, "528");
   CHECK(contains(page.mirror(), "Right."));
   CHECK(contains(page.mirror(), "528.48 MB"));
   CHECK(quiz_progress_decode(platform_storage_get(STORAGE_QUIZ)).verdict[QUIZ_BF16_ALL] == QUIZ_RIGHT);
   }  // one ImGui context at a time
   // Progress survives a reload (this browser's storage) and the reset clears it.
-  lesson_page again("#v=1&view=quiz&quiz=bf16all&lang=zh", 1280, 800, true);
+  headless_page again("#v=1&view=quiz&quiz=bf16all&lang=zh", 1280, 800, true);
   CHECK(quiz_progress_right(((const quiz_panel*)again.app.panels[LAB_VIEW_QUIZ])->progress) == 2);
   again.click("quiz-reset");
   CHECK(quiz_progress_right(((const quiz_panel*)again.app.panels[LAB_VIEW_QUIZ])->progress) == 0);
@@ -331,9 +145,9 @@ TEST_CASE("quiz: bytes per token typed, checked with a tolerance; unreadable tex
 }
 
 TEST_CASE("quiz: the live questions are checked against values computed from the streamed pack") {
-  lesson_live_pack lp;
-  lesson_page page("#v=1&view=quiz&quiz=open&lang=en");
-  page.answer("30");
+  live_page lp;
+  headless_page page("#v=1&view=quiz&quiz=open&lang=en");
+  answer(page, "30");
   CHECK(contains(page.mirror(), "open the Gate histograms view"));
   page.click("quiz-open-source");
   CHECK(page.app.state.view == LAB_VIEW_GATES);
@@ -349,33 +163,33 @@ TEST_CASE("quiz: the live questions are checked against values computed from the
   CHECK(contains(gates, two));
   char typed[32];
   std::snprintf(typed, sizeof typed, "%.1f", live.open_percent + 0.8);
-  page.answer(typed);
+  answer(page, typed);
   CHECK(contains(page.mirror(), "Right."));
   std::snprintf(typed, sizeof typed, "%.1f", live.open_percent + 1.6);
-  page.answer(typed);
+  answer(page, typed);
   CHECK(contains(page.mirror(), "Not this one."));
 
   page.open("#v=1&view=perm&lang=zh&tok=3");
   lp.settle(page);
   page.open("#v=1&view=quiz&quiz=shuffle&lang=zh&tok=3");
-  page.answer("0");
+  answer(page, "0");
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_RIGHT)));
-  page.answer("0.001");
+  answer(page, "0.001");
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
   page.click("quiz-next");
   CHECK(page.app.state.quiz == QUIZ_CHANGE);
-  page.answer("3");
+  answer(page, "3");
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_RIGHT)));
-  page.answer("2, 3");
+  answer(page, "2, 3");
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
 }
 
 // Issue 21 §2: the mirror asked the quiz's prompt with no live answers, so with layer=2 in the link
 // it named layer 2 while the page named layer 0, the first histogram with its counts.
 TEST_CASE("quiz: a live question names the same layer on the page and in the mirror, every number alike") {
-  lesson_live_pack lp;
+  live_page lp;
   for (const char* lang : {"en", "zh"}) {
-    lesson_page page(std::string("#v=1&view=gates&layer=2&lang=") + lang);
+    headless_page page(std::string("#v=1&view=gates&layer=2&lang=") + lang);
     lp.settle(page);
     page.open(std::string("#v=1&view=quiz&quiz=open&layer=2&lang=") + lang);
     const quiz_live_answers live = quiz_live_from(page.app.state, &page.app.live);
@@ -387,7 +201,7 @@ TEST_CASE("quiz: a live question names the same layer on the page and in the mir
     CHECK(shows(prompt));
     CHECK(contains(page.mirror(), prompt));
     check_mirror_has_every_number(page.mirror(), std::string("quiz open ") + lang, 4);
-    page.answer("30");  // the explanation's share too
+    answer(page, "30");  // the explanation's share too
     scroll_through(page, std::string("quiz open answered ") + lang);
     check_mirror_has_every_number(page.mirror(), std::string("quiz open answered ") + lang, 5);
   }
@@ -398,7 +212,7 @@ TEST_CASE("quiz: a live question names the same layer on the page and in the mir
 TEST_CASE("common questions: folded under their views, open into the mirror, fold again") {
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
     const std::string lang = l == LAB_LANG_EN ? "&lang=en" : "&lang=zh";
-    lesson_page page("#v=1&view=silu" + lang, 390, 844);
+    headless_page page("#v=1&view=silu" + lang, 390, 844);
     for (const faq_entry& f : FAQ) CHECK(contains(page.mirror(), tr_in(l, f.answer)) == false);
     scroll_through(page, "silu faq");
     CHECK(has_widget("faq-gate-vs-output-gate"));
@@ -411,12 +225,12 @@ TEST_CASE("common questions: folded under their views, open into the mirror, fol
     page.click("faq-gate-vs-output-gate");
     CHECK_FALSE(contains(page.mirror(), tr_in(l, STR_FAQ_GATE_A)));
   }
-  lesson_page page("#v=1&view=hand");
+  headless_page page("#v=1&view=hand");
   CHECK_FALSE(item_probe_get("faq-widen"));  // only under its own view
 }
 
 TEST_CASE("lesson path: Previous / Next with 'n of m', lock=1 hides the view buttons until 'Explore freely'") {
-  lesson_page page("#v=1&view=silu&path=hand,silu,budget,quiz,glossary&lock=1&lang=en", 390, 844);
+  headless_page page("#v=1&view=silu&path=hand,silu,budget,quiz,glossary&lock=1&lang=en", 390, 844);
   scroll_through(page, "locked path");
   CHECK(shows("2 of 5"));
   CHECK(has_widget("path-prev"));
@@ -449,11 +263,11 @@ TEST_CASE("lesson path: Previous / Next with 'n of m', lock=1 hides the view but
 TEST_CASE("ui=present draws larger type; the same link without it is the normal layout") {
   item_rect normal, present;
   {
-    lesson_page page("#v=1&view=hand&path=hand,quiz");
+    headless_page page("#v=1&view=hand&path=hand,quiz");
     REQUIRE(item_probe_find("path-next", &normal));
   }
   {
-    lesson_page page("#v=1&view=hand&path=hand,quiz&ui=present");
+    headless_page page("#v=1&view=hand&path=hand,quiz&ui=present");
     REQUIRE(item_probe_find("path-next", &present));
     CHECK(page.url().state.ui == LAB_UI_PRESENT);
   }
@@ -464,16 +278,6 @@ TEST_CASE("ui=present draws larger type; the same link without it is the normal 
 // [SECTION] glossary terms marked in the views' prose (issue 14)
 
 namespace {
-std::string focused() { return focus_current_id() ? focus_current_name() : ""; }
-
-bool tab_to(lesson_page& page, const std::string& name, int limit = 80) {
-  for (int i = 0; i < limit; ++i) {
-    page.press(KEY_TAB);
-    if (focused() == name) return true;
-  }
-  return false;
-}
-
 // A text the page printed this frame (a popup's or tooltip's definition), on screen.
 bool printed(const std::string& text) {
   for (const item_record& r : item_probe_all())
@@ -482,22 +286,14 @@ bool printed(const std::string& text) {
 }
 
 // A tap on the page's background: no control, no term under it.
-void tap_background(lesson_page& page) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = ImVec2(2, io.DisplaySize.y * 0.5f);
-  page.frame();
-  io.MouseDown[0] = true;
-  page.frame();
-  io.MouseDown[0] = false;
-  page.frame();
-}
+void tap_background(headless_page& page) { page.click_at(2, ImGui::GetIO().DisplaySize.y * 0.5f); }
 }  // namespace
 
 TEST_CASE("glossary in prose: a marked term opens its definition by tap, in a popup on screen, and the mirror carries it") {
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
     for (screen sc : SCREENS) {
       INFO((l == LAB_LANG_EN ? "en" : "zh") << " at " << sc.w);
-      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      headless_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
       strings_set_lang(l);
       const std::string opened = glossary_mirror_text(GLOSSARY_SWIGLU);
       const std::string def = tr_in(l, STR_DEF_SWIGLU);
@@ -539,7 +335,7 @@ TEST_CASE("glossary in prose: a marked term opens its definition by tap, in a po
 TEST_CASE("glossary in prose: hover shows the definition without opening it; Tab focuses a term and Enter opens it") {
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
     INFO(l);
-    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    headless_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
     strings_set_lang(l);
     item_rect r;
     REQUIRE(item_probe_find("gloss-swiglu", &r));
@@ -552,7 +348,7 @@ TEST_CASE("glossary in prose: hover shows the definition without opening it; Tab
     page.frame();
     page.frame();
     CHECK_FALSE(printed(tr_in(l, STR_DEF_SWIGLU)));
-    REQUIRE(tab_to(page, "gloss-swiglu"));
+    REQUIRE(page.tab_to("gloss-swiglu"));
     page.frame();
     CHECK(printed(tr_in(l, STR_DEF_SWIGLU)));  // the focused term shows its definition as hover does
     page.press(KEY_ENTER);
@@ -568,7 +364,7 @@ TEST_CASE("glossary in prose: hover shows the definition without opening it; Tab
 
 TEST_CASE("glossary in prose: common questions' answers mark their terms, in both languages") {
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
-    lesson_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), 390, 844);
+    headless_page page(std::string("#v=1&view=budget&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), 390, 844);
     CHECK_FALSE(item_probe_get("gloss-residual-stream"));  // folded: not drawn
     page.click("faq-widen");
     scroll_through(page, "budget faq open");
@@ -579,7 +375,7 @@ TEST_CASE("glossary in prose: common questions' answers mark their terms, in bot
 }
 
 TEST_CASE("glossary in prose: marked lines keep the line rules and never split a term") {
-  lesson_page page("#v=1&view=hand&lang=zh", 390, 844);
+  headless_page page("#v=1&view=hand&lang=zh", 390, 844);
   ImGui::NewFrame();
   const str_id prose[] = {STR_HAND_INTRO, STR_HAND_GATE_NOTE, STR_SILU_INTRO, STR_BUDGET_INTRO, STR_GATES_INTRO,
                           STR_PERM_INTRO, STR_PERM_WHY, STR_WEIGHTS_INTRO, STR_FAQ_GATE_A, STR_FAQ_WIDEN_A, STR_FAQ_MOE_A,
@@ -625,7 +421,7 @@ TEST_CASE("start the lesson: the first view opens the lessons' reading order as 
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
     for (screen sc : SCREENS) {
       INFO(l << " at " << sc.w);
-      lesson_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
+      headless_page page(std::string("#v=1&view=hand&lang=") + (l == LAB_LANG_EN ? "en" : "zh"), sc.w, sc.h);
       scroll_through(page, "hand before the lesson");
       CHECK(has_widget("lesson-start"));
       CHECK(shows(tr_in(l, STR_LESSON_START)) == false);  // a button's label, not a printed text
@@ -646,7 +442,7 @@ TEST_CASE("start the lesson: the first view opens the lessons' reading order as 
       CHECK(page.url().state.view == LAB_VIEW_SILU);
     }
   // Only on the first view.
-  lesson_page page("#v=1&view=silu");
+  headless_page page("#v=1&view=silu");
   CHECK_FALSE(item_probe_get("lesson-start"));
 }
 
@@ -677,7 +473,7 @@ TEST_CASE("ui=present on a projector: no view buttons or link to copy on a path,
   item_rect normal_formula, present_formula;
   float normal_line, present_line;
   {
-    lesson_page page(link + "&ui=normal");
+    headless_page page(link + "&ui=normal");
     scroll_through(page, "normal");
     CHECK(has_widget("copy-link"));
     CHECK(shows(tr(STR_HAND_KEYS_HINT)));
@@ -688,7 +484,7 @@ TEST_CASE("ui=present on a projector: no view buttons or link to copy on a path,
     normal_line = silu_curve_core_width();
   }
   {
-    lesson_page page(link + "&ui=present");
+    headless_page page(link + "&ui=present");
     CHECK(page.url().state.ui == LAB_UI_PRESENT);
     CHECK(lab_app_presenting(&page.app));
     scroll_through(page, "present");
@@ -722,13 +518,13 @@ TEST_CASE("ui=present on a phone: the class's one link keeps the normal layout t
   const std::string link = "#v=1&view=hand&path=hand,silu,quiz&lock=1&step=5&lang=zh";
   std::vector<item_record> normal, present;
   for (const char* ui : {"&ui=normal", "&ui=present"}) {
-    lesson_page page(link + ui, 390, 844);
+    headless_page page(link + ui, 390, 844);
     CHECK_FALSE(lab_app_presenting(&page.app));
     CHECK(page.url().state.ui == (std::string(ui) == "&ui=present" ? LAB_UI_PRESENT : LAB_UI_NORMAL));  // kept in the link
     scroll_through(page, ui);
     CHECK(shows(tr_in(LAB_LANG_ZH, STR_HAND_KEYS_HINT)));
     CHECK(has_widget("path-next"));
-    (std::string(ui) == "&ui=present" ? present : normal) = seen;
+    (std::string(ui) == "&ui=present" ? present : normal) = seen_records();
   }
   REQUIRE(normal.size() == present.size());
   for (size_t i = 0; i < normal.size(); ++i) {

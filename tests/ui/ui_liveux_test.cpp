@@ -1,220 +1,30 @@
 // The live views as a student meets them (issue 15), headless: numbers typed into sliders, no
 // negative zero on screen, "precomputed" explained in view, scales on every plot, the SiLU
 // minimum's label clear of the curves, Chinese line breaking, a phone's page that never pans.
-#include <catch2/catch.hpp>
+#include "ui_harness.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <regex>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/activations.h"
 #include "core/number_format.h"
-#include "core/pack/pack_build.h"
 #include "core/strings.h"
-#include "core/url_state.h"
-#include "imgui.h"
 #include "imgui_internal.h"  // the page window's sideways scroll range
-#include "packs/pack_test_util.h"
 #include "platform/native/fetch_native.h"
-#include "platform/native/platform_native.h"
-#include "ui/app.h"
-#include "ui/item_probe.h"
-#include "ui/page_style.h"
 #include "ui/widgets.h"
 
-namespace {
-
-// DOM keyCodes, as the browser backend maps them
-enum { KEY_BACKSPACE = 8, KEY_TAB = 9, KEY_ENTER = 13, KEY_SPACE = 32, KEY_LEFT = 37, KEY_UP = 38, KEY_RIGHT = 39,
-       KEY_DOWN = 40, KEY_PAGEUP = 33, KEY_PAGEDOWN = 34, KEY_END = 35, KEY_HOME = 36 };
-
-std::vector<char> font_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(std::string("missing font ") + path + " (tools/setup.sh installs it)");
-  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-const std::vector<char>& latin_font() {
-  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
-  return f;
-}
-const std::vector<char>& cjk_font() {
-  static const std::vector<char> f = font_file("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
-  return f;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-// A pack of 3 layers served by the fetch twin, as the live tests of ui_test.cpp use.
-struct twin_pack {
-  mem_files pack;
-  twin_pack() {
-    mem_files ckf = pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1));
-    std::string err;
-    REQUIRE(pack_test_build(ckf, {0, 2, 4}, {pack_test_lesson_probe("lesson")}, &pack, &err));
-    native_fetch* net = platform_native_fetch();
-    *net = native_fetch();
-    net->files = &pack;
-    net->base = "packs/default/";
-  }
-};
-
-struct page {
-  lab_app app;
-  double now = 100.0;
-  explicit page(const std::string& fragment, float width = 1280, float height = 800) {
-    platform_storage_set("swiglu-lab.last-view", "");
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(width, height);
-    const int keys[][2] = {{ImGuiKey_LeftArrow, KEY_LEFT}, {ImGuiKey_RightArrow, KEY_RIGHT}, {ImGuiKey_UpArrow, KEY_UP},
-                           {ImGuiKey_DownArrow, KEY_DOWN}, {ImGuiKey_PageUp, KEY_PAGEUP},   {ImGuiKey_PageDown, KEY_PAGEDOWN},
-                           {ImGuiKey_Home, KEY_HOME},      {ImGuiKey_End, KEY_END},         {ImGuiKey_Backspace, KEY_BACKSPACE},
-                           {ImGuiKey_Tab, KEY_TAB},        {ImGuiKey_Enter, KEY_ENTER},     {ImGuiKey_Space, KEY_SPACE}};
-    for (const auto& k : keys) io.KeyMap[k[0]] = k[1];
-    lab_style_apply();
-    lab_fonts_add(latin_font().data(), int(latin_font().size()), cjk_font().data(), int(cjk_font().size()), 1.0f);
-    unsigned char* pixels;
-    int w, h;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    platform_native_set_fragment(fragment);
-    lab_app_init(&app);
-    frame();
-    for (int i = 0; i < 10 && app.layout_settling; ++i) frame();
-    frame();
-  }
-  ~page() {
-    lab_app_free(&app);
-    ImGui::DestroyContext();
-  }
-  page(const page&) = delete;
-  page& operator=(const page&) = delete;
-
-  void frame(double seconds = 1.0 / 60) {
-    ImGui::GetIO().DeltaTime = float(seconds);
-    now += seconds;
-    ImGui::NewFrame();
-    lab_app_frame(&app, now);
-    ImGui::Render();
-  }
-  // Frames and network answers until nothing is left in flight.
-  void settle() {
-    for (int i = 0; i < 200; i++) {
-      frame();
-      if (platform_native_fetch()->deliver(now) == 0 && i > 3) break;
-    }
-    frame();
-  }
-  item_rect rect(const char* name) {
-    item_rect r;
-    INFO("widget " << name);
-    REQUIRE(item_probe_find(name, &r));
-    return r;
-  }
-  void click_at(float x, float y) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(x, y);
-    frame();
-    io.MouseDown[0] = true;
-    frame();
-    io.MouseDown[0] = false;
-    frame();
-  }
-  void click(const char* name) {
-    item_rect r = rect(name);
-    click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
-  }
-  // As a person does before tapping it: the page scrolled until the widget is on screen (on a
-  // phone the gates view's figure comes before its threshold).
-  void scroll_into_view(const char* name) {
-    ImGuiWindow* root = ImGui::FindWindowByName("SwiGLU Lab");
-    const float h = ImGui::GetIO().DisplaySize.y;
-    for (int i = 0; i < 8; i++) {
-      const item_rect r = rect(name);
-      if (r.y0 >= 0 && r.y1 <= h) return;
-      ImGui::SetScrollY(root, std::max(0.0f, root->Scroll.y + (r.y0 + r.y1) / 2 - h / 2));
-      frame();
-      frame();
-    }
-  }
-  void double_click(const char* name) {
-    scroll_into_view(name);
-    item_rect r = rect(name);
-    click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
-    click_at((r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2);
-  }
-  void press(int key, bool alt = false) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.KeyAlt = alt;
-    io.KeysDown[key] = true;
-    frame();
-    io.KeysDown[key] = false;
-    frame();
-    io.KeyAlt = false;
-  }
-  // In a field being typed into: clears it, types `text` and Enter.
-  void type(const char* text) {
-    REQUIRE(ImGui::GetIO().WantTextInput);
-    for (int i = 0; i < 12; ++i) press(KEY_BACKSPACE);
-    ImGui::GetIO().AddInputCharactersUTF8(text);
-    frame();
-    press(KEY_ENTER);
-    frame();
-  }
-  // Tab until the widget named `name` has the keyboard focus.
-  void tab_to(const char* name) {
-    for (int i = 0; i < 80; i++) {
-      const item_record* r = item_probe_get(name);
-      if (r && r->id && r->id == focus_id()) return;
-      press(KEY_TAB);
-    }
-    FAIL("Tab never reached " << name);
-  }
-  static unsigned focus_id();
-  url_decoded url() const { return url_decode(platform_url_fragment()); }
-  // Every text drawn in the last frame, and the labels drawn onto plots.
-  std::vector<std::string> texts() const {
-    std::vector<std::string> out;
-    for (const item_record& r : item_probe_all()) {
-      if (!r.text.empty()) out.push_back(r.text);
-      if (r.name.rfind("label:", 0) == 0) out.push_back(r.name.substr(6));
-    }
-    return out;
-  }
-  bool shows(const std::string& part) const {
-    for (const std::string& t : texts())
-      if (contains(t, part)) return true;
-    return false;
-  }
-  // Labels drawn inside a rectangle (an axis belongs to its plot: a margin of `pad` around it).
-  std::vector<std::string> labels_near(const item_rect& r, float pad) const {
-    std::vector<std::string> out;
-    for (const item_record& it : item_probe_all())
-      if (it.name.rfind("label:", 0) == 0 && it.rect.x1 >= r.x0 - pad && it.rect.x0 <= r.x1 + pad &&
-          it.rect.y1 >= r.y0 - pad && it.rect.y0 <= r.y1 + pad)
-        out.push_back(it.name.substr(6));
-    return out;
-  }
-};
-
-}  // namespace
-
-#include "ui/focus.h"
-unsigned page::focus_id() { return focus_current_id(); }
 
 // [SECTION] numbers a student sets can be typed (items 1 and 11)
 TEST_CASE("liveux: a double click types into the threshold, token k and delta; a typed 0.125 is kept") {
   for (const char* lang : {"en", "zh"})
     for (float width : {1280.f, 390.f}) {
       INFO(lang << " at " << width);
-      twin_pack tp;
-      page p(std::string("#v=1&view=gates&lang=") + lang, width, 844);  // a phone's 390 x 844: delta is on screen
-      p.settle();
+      live_page tp;
+      headless_page p(std::string("#v=1&view=gates&lang=") + lang, width, 844);  // a phone's 390 x 844: delta is on screen
+      tp.settle(p);
       p.double_click("gates-threshold");
       p.type("0.125");
       CHECK(p.app.state.threshold == 0.125);
@@ -223,7 +33,7 @@ TEST_CASE("liveux: a double click types into the threshold, token k and delta; a
       CHECK(p.shows(std::string("> 0.125") + tr_in(p.app.state.lang, STR_MIRROR_COLON)));  // "> 0.125: ", "> 0.125："
 
       lab_app_load_fragment(&p.app, std::string("#v=1&view=perm&layer=2&lang=") + lang);
-      p.settle();
+      tp.settle(p);
       p.double_click("perm-token");
       p.type("4");
       CHECK(p.app.state.token == 4);
@@ -236,9 +46,9 @@ TEST_CASE("liveux: a double click types into the threshold, token k and delta; a
 }
 
 TEST_CASE("liveux: a double click starts typing from the value before its first click") {
-  twin_pack tp;
-  page p("#v=1&view=gates&thr=0.2");
-  p.settle();
+  live_page tp;
+  headless_page p("#v=1&view=gates&thr=0.2");
+  tp.settle(p);
   item_rect r = p.rect("gates-threshold");
   // Near the slider's left end: a single click there would set about 0.
   p.click_at(r.x0 + 4, (r.y0 + r.y1) / 2);
@@ -265,9 +75,9 @@ TEST_CASE("liveux: number formats never print a negative zero") {
 TEST_CASE("liveux: thr=-1 (and a threshold of 0) prints no negative zero on screen") {
   static const std::regex negative_zero("-0(\\.0+)?(?![0-9.])");
   for (const char* link : {"#v=1&view=gates&thr=-1", "#v=1&view=gates&thr=0", "#v=1&view=gates&thr=0&lang=zh"}) {
-    twin_pack tp;
-    page p(link);
-    p.settle();
+    live_page tp;
+    headless_page p(link);
+    tp.settle(p);
     CHECK(p.app.state.threshold == 0);
     CHECK(p.shows(std::string("< 0") + tr_in(p.app.state.lang, STR_MIRROR_COLON)));
     for (const std::string& t : p.texts()) {
@@ -280,8 +90,8 @@ TEST_CASE("liveux: thr=-1 (and a threshold of 0) prints no negative zero on scre
 // [SECTION] "precomputed" explained in view (item 14)
 TEST_CASE("liveux: whenever a layer shows 'precomputed', what it means is printed on the page") {
   for (const char* lang : {"en", "zh"}) {
-    twin_pack tp;
-    page p(std::string("#v=1&view=gates&lang=") + lang, 390, 844);
+    live_page tp;
+    headless_page p(std::string("#v=1&view=gates&lang=") + lang, 390, 844);
     const std::string label = tr(STR_LIVE_PRECOMPUTED), note = tr(STR_LIVE_PRECOMPUTED_NOTE);
     int frames_precomputed = 0;
     for (int i = 0; i < 200; i++) {
@@ -309,9 +119,9 @@ static bool parses_as_number(const std::string& s, double* out) {
 }
 
 TEST_CASE("liveux: each histogram has a count axis and a labelled bar for 1.2 and above") {
-  twin_pack tp;
-  page p("#v=1&view=gates");
-  p.settle();
+  live_page tp;
+  headless_page p("#v=1&view=gates");
+  tp.settle(p);
   for (int layer : {0, 2, 4}) {
     INFO("layer " << layer);
     const item_record* bar = item_probe_get("gates-overflow-" + std::to_string(layer));
@@ -334,9 +144,9 @@ TEST_CASE("liveux: each histogram has a count axis and a labelled bar for 1.2 an
 TEST_CASE("liveux: the weights view has axes, a colour scale and value scales on its row plots") {
   for (float width : {1280.f, 390.f}) {
     INFO("at " << width);
-    twin_pack tp;
-    page p("#v=1&view=weights&layer=2&unit=7", width, 2400);
-    p.settle();
+    live_page tp;
+    headless_page p("#v=1&view=weights&layer=2&unit=7", width, 2400);
+    tp.settle(p);
     p.frame();
     const item_record* heat = item_probe_get("weights-heatmap");
     REQUIRE(heat);
@@ -387,7 +197,7 @@ TEST_CASE("liveux: the weights view has axes, a colour scale and value scales on
 TEST_CASE("liveux: the SiLU minimum's label covers no curve, at any width, in both languages") {
   for (const char* lang : {"en", "zh"})
     for (float width : {1280.f, 390.f, 320.f}) {
-      page p(std::string("#v=1&view=silu&ov=sigmoid,gelu&lang=") + lang, width, 2000);
+      headless_page p(std::string("#v=1&view=silu&ov=sigmoid,gelu&lang=") + lang, width, 2000);
       const item_rect label = p.rect("silu-min-label"), plot = p.rect("plot");
       // The plot's frame as silu_panel.cpp lays it out: z in [-6, 6], values in [-1, 6.2].
       const float fs = ImGui::GetFontSize();
@@ -450,7 +260,7 @@ static std::string first_piece(const std::string& line) {
 }
 
 TEST_CASE("liveux: lines never break inside a number or a word, never start with closing punctuation, and are full") {
-  page p("#v=1&view=hand&lang=zh");  // fonts loaded
+  headless_page p("#v=1&view=hand&lang=zh");  // fonts loaded
   ImGui::NewFrame();
   std::vector<std::string> texts = {
       "SiLU 的最小值：SiLU(-1.278465) = -0.278465。SiLU 在 z ≈ -1.278 处最低。",
@@ -500,9 +310,9 @@ TEST_CASE("liveux: lines never break inside a number or a word, never start with
 TEST_CASE("liveux: the per-token view fits a phone's width: nothing to pan sideways") {
   for (const char* lang : {"en", "zh"})
     for (float width : {390.f, 1280.f}) {
-      twin_pack tp;
-      page p(std::string("#v=1&view=perm&layer=2&lang=") + lang, width, 844);
-      p.settle();
+      live_page tp;
+      headless_page p(std::string("#v=1&view=perm&layer=2&lang=") + lang, width, 844);
+      tp.settle(p);
       INFO(lang << " at " << width);
       ImGuiWindow* root = nullptr;
       for (ImGuiWindow* w : GImGui->Windows)

@@ -474,6 +474,8 @@ static const char* css_cursor(ImGuiMouseCursor c) {
   }
 }
 
+bool ImGui_ImplHtml5_InputPending() { return g_dirty || !g_queue.empty(); }
+
 bool ImGui_ImplHtml5_NewFrame() {
   ImGuiIO& io = ImGui::GetIO();
   // The canvas fills the window in CSS pixels; its backing store has ratio x as many pixels.

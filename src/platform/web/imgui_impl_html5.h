@@ -8,6 +8,8 @@ void ImGui_ImplHtml5_Init(const char* canvas_selector);
 // Updates display size, scale, time and input for the coming frame. Returns true when something
 // happened since the last call (input, resize), i.e. when the page should be drawn again.
 bool ImGui_ImplHtml5_NewFrame();
+// True while input waits for the next frame (what it changes is not drawn yet).
+bool ImGui_ImplHtml5_InputPending();
 // Call right after ImGui::NewFrame(): passes on double clicks timed by the events (see .cpp).
 void ImGui_ImplHtml5_AfterNewFrame();
 // The pixel ratio the canvas was last sized for (1 on ordinary screens, 2 or 3 on phones).

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include "core/pack/pack_format.h"  // pack_hash
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
@@ -34,6 +36,7 @@ static float g_font_ratio = 0;
 static int g_frames_left = FRAMES_AFTER_EVENT;
 static bool g_first_frame_done = false;
 static bool g_context_lost = false;
+static uint64_t g_picture = 0;  // the key of the picture on the canvas (0: none, draw the next one)
 // The app's own work in a frame, GL excluded (stream_bench.mjs). The first frame is kept apart: it
 // pays once for the page's start (V8 compiles each wasm function on its first call), while the
 // longest later frame is what loading and using the page cost.
@@ -202,8 +205,18 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_focused_name() {
   return name.c_str();
 }
 
+// For tests that wait on the page, not on a clock: the frames drawn so far, and whether the page
+// has drawn all that its input, the network and its animations asked for (nothing left to draw).
+static unsigned g_frames_drawn = 0;
+extern "C" EMSCRIPTEN_KEEPALIVE unsigned lab_frames_drawn() { return g_frames_drawn; }
+extern "C" EMSCRIPTEN_KEEPALIVE int lab_idle() {
+  return g_frames_left <= 0 && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
+}
+
 EM_JS(void, js_install_listeners, (void), {
   window.labItems = () => JSON.parse(UTF8ToString(Module._lab_items_json()));
+  window.labFrames = () => Module._lab_frames_drawn();
+  window.labIdle = () => Module._lab_idle() !== 0;
   window.labFocused = () => UTF8ToString(Module._lab_focused_name());
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
   window.addEventListener("popstate", () => Module._lab_on_hash_change());
@@ -225,6 +238,12 @@ EM_JS(void, js_install_listeners, (void), {
     Module._lab_on_paste(p);
     _free(p);
   });
+});
+
+// The test-only stall limit (tests/browser: `self.labTestStallSeconds` set before the page starts),
+// so the test of a stalled download waits seconds, not the real limit. 0: the real one.
+EM_JS(double, js_test_stall_seconds, (void), {
+  return self.labTestStallSeconds > 0 ? Number(self.labTestStallSeconds) : 0;
 });
 
 EM_JS(void, js_first_frame, (void), {
@@ -256,8 +275,23 @@ static EM_BOOL on_context_restored(int, const void*, void*) {
   ImGui_ImplOpenGL3_Init("#version 300 es");  // device objects are made again on the next frame
   g_context_lost = false;
   g_frames_left = FRAMES_AFTER_EVENT;
+  g_picture = 0;
   js_context_event(1);
   return EM_TRUE;
+}
+
+// What the canvas would show: every vertex, index and command of the draw data, its size and
+// scale, and what the heatmap draws beyond it. Equal keys, equal pictures.
+static uint64_t picture_key(const ImDrawData* dd) {
+  std::vector<uint64_t> parts = {pack_hash(&dd->DisplaySize, sizeof dd->DisplaySize),
+                                 pack_hash(&dd->FramebufferScale, sizeof dd->FramebufferScale), renderer_gl_frame_key()};
+  for (int i = 0; i < dd->CmdListsCount; i++) {
+    const ImDrawList* l = dd->CmdLists[i];
+    parts.push_back(pack_hash(l->VtxBuffer.Data, l->VtxBuffer.size_in_bytes()));
+    parts.push_back(pack_hash(l->IdxBuffer.Data, l->IdxBuffer.size_in_bytes()));
+    parts.push_back(pack_hash(l->CmdBuffer.Data, l->CmdBuffer.size_in_bytes()));
+  }
+  return pack_hash(parts.data(), parts.size() * sizeof(uint64_t)) | 1;  // never 0: 0 means "draw"
 }
 
 // [SECTION] frame loop: html5.h's requestAnimationFrame loop calls frame() once per display frame
@@ -272,6 +306,7 @@ static void frame() {
   if (g_frames_left <= 0) return;
   if (!g_first_frame_done && g_cjk_state == CJK_FETCHING) return;  // its answer asks for frames again
   --g_frames_left;
+  ++g_frames_drawn;
 
   float ratio = ImGui_ImplHtml5_PixelRatio();
   if (ratio != g_font_ratio || g_fonts_dirty) {
@@ -279,6 +314,7 @@ static void frame() {
     build_fonts(ratio);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    g_picture = 0;  // a new atlas under the same texture name
     if (g_cjk_state >= CJK_HERE && !g_text_after_cjk.empty()) {  // what the Chinese font lacks goes on
       std::string text;
       text.swap(g_text_after_cjk);
@@ -294,6 +330,13 @@ static void frame() {
   const double app_ms = emscripten_get_now() - t0;
   if (g_first_app_frame_ms < 0) g_first_app_frame_ms = app_ms;
   else g_max_app_frame_ms = std::max(g_max_app_frame_ms, app_ms);
+
+  // The canvas is drawn only when its picture changed (it keeps showing the last one): the frames
+  // ImGui settles over after an input mostly repeat the picture, and each redraw costs a phone's
+  // GPU (and a CPU renderer) the whole canvas.
+  const uint64_t picture = picture_key(ImGui::GetDrawData());
+  if (picture == g_picture) return;
+  g_picture = picture;
 
   ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, int(io.DisplaySize.x * io.DisplayFramebufferScale.x), int(io.DisplaySize.y * io.DisplayFramebufferScale.y));

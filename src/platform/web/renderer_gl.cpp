@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "core/pack/pack_format.h"  // pack_hash
 #include "imgui.h"
 #include "platform/web/renderer_gl.h"
 #include "ui/renderer.h"
@@ -163,6 +164,11 @@ void renderer_heatmap_draw(uint32_t id, ImVec2 p0, ImVec2 p1, ImVec2 uv0, ImVec2
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddCallback(draw_callback, d);
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+uint64_t renderer_gl_frame_key() {
+  const int n = g_draw_frame == ImGui::GetFrameCount() ? g_draw_count : 0;
+  return pack_hash(g_draws, sizeof(heatmap_draw) * n) ^ (uint64_t(g_next_id) << 32);
 }
 
 void renderer_gl_context_lost() {

@@ -1,0 +1,56 @@
+# The native front ends over the core (not the Emscripten or fuzz builds): the CLI `swiglu`
+# (hand calculation, packs, tokenize), the synthetic checkpoint tool, the default pack the page
+# serves, and the benchmarks that print tables (docs/checkpoint.md, README "Tokenizer").
+
+# The byte seam over directories, for the CLI and the tools.
+add_library(swiglu_native_io STATIC src/platform/native/dir_files.cpp)
+target_link_libraries(swiglu_native_io PUBLIC swiglu_core)
+
+# [SECTION] the tokenizer: byte-level BPE over a Hugging Face tokenizer.json (src/core/tokenizer/),
+# with Debian's PCRE2 and utf8proc.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(SWIGLU_TOK_DEPS REQUIRED IMPORTED_TARGET libpcre2-8 libutf8proc)
+add_library(swiglu_tokenizer STATIC ${SWIGLU_TOKENIZER_SOURCES})  # listed in CMakeLists.txt
+target_include_directories(swiglu_tokenizer PUBLIC src PRIVATE ${SYS_LINK_DIR})
+target_link_libraries(swiglu_tokenizer PRIVATE PkgConfig::SWIGLU_TOK_DEPS)
+
+# [SECTION] the command-line tool
+add_executable(swiglu tools/cli/swiglu_cli.cpp tools/cli/cmd_pack.cpp tools/cli/cmd_tokenize.cpp tools/cli/cli_args.cpp)
+target_link_libraries(swiglu PRIVATE swiglu_native_io swiglu_tokenizer)
+target_include_directories(swiglu PRIVATE tools/cli ${SYS_LINK_DIR})
+
+add_executable(make_checkpoint tools/make_checkpoint.cpp tools/cli/cli_args.cpp)
+target_link_libraries(make_checkpoint PRIVATE swiglu_native_io)
+target_include_directories(make_checkpoint PRIVATE tools)
+
+# [SECTION] the embedded default: a synthetic Qwen3.5-0.8B-shaped checkpoint (layers 0, 11, 23)
+# and the pack converted from it with the lesson's 6-token probe. Built, never committed.
+set(DEFAULT_CKPT ${CMAKE_BINARY_DIR}/default-checkpoint)
+set(DEFAULT_PACK ${CMAKE_BINARY_DIR}/packs/default)
+add_custom_command(OUTPUT ${DEFAULT_CKPT}/config.json
+  COMMAND make_checkpoint --out ${DEFAULT_CKPT}
+  DEPENDS make_checkpoint
+  COMMENT "Writing the synthetic Qwen3.5-0.8B-shaped checkpoint" VERBATIM)
+add_custom_command(OUTPUT ${DEFAULT_PACK}/manifest.json
+  COMMAND swiglu convert --checkpoint ${DEFAULT_CKPT} --out ${DEFAULT_PACK} --layers 0,11,23
+          --tokens 1,2,3,4,5,6 --label "今天天气不错，我们去公园" --pieces "今天|天气|不错|，|我们|去公园"
+          > ${CMAKE_BINARY_DIR}/default-pack-convert.txt
+  DEPENDS swiglu ${DEFAULT_CKPT}/config.json
+  COMMENT "Converting the default pack (layers 0, 11, 23; the lesson's 6-token probe)" VERBATIM)
+add_custom_target(default_pack ALL DEPENDS ${DEFAULT_PACK}/manifest.json)
+# The page serves it beside itself (site/packs/default/): the embedded default, no download.
+set(SWIGLU_WASM_DIR "" CACHE PATH "an Emscripten build of this project; enables the wasm and browser tests")
+if(SWIGLU_WASM_DIR)
+  add_custom_command(TARGET default_pack POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_PACK} ${SWIGLU_WASM_DIR}/site/packs/default
+    COMMENT "Copying the default pack into the site" VERBATIM)
+endif()
+
+# [SECTION] benchmarks (tables, not tests; built with `all` so they keep compiling)
+# What the page's own work costs per answer, and the bytes it fetches (docs/checkpoint.md).
+add_executable(checkpoint_bench tools/checkpoint_bench.cpp)
+target_link_libraries(checkpoint_bench PRIVATE swiglu_fetch_twin)
+# The tokenizer's load time and speed on a real vocabulary (README "Tokenizer").
+add_executable(tokenizer_bench tools/bench/tokenizer_bench.cpp)
+target_link_libraries(tokenizer_bench PRIVATE swiglu_tokenizer)
+target_include_directories(tokenizer_bench PRIVATE tools)

