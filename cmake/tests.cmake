@@ -139,14 +139,17 @@ add_test(NAME tokenizer_wasm_compare COMMAND node --no-experimental-fetch ${CMAK
   --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> --tokenizer ${SWIGLU_QWEN3_TOKENIZER}
   --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 # One entry per group of browser tests (tests/browser/NAME_tests.mjs: a new file is a new group),
-# each with its own Chromium, so ctest can run two side by side.
+# each with its own Chromium and site server.
 file(GLOB SWIGLU_BROWSER_GROUPS CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR}/tests/browser
   ${CMAKE_SOURCE_DIR}/tests/browser/*_tests.mjs)
+list(APPEND SWIGLU_BROWSER_GROUPS page_tests.mjs)  # run.mjs's own tests
 foreach(f ${SWIGLU_BROWSER_GROUPS})
   string(REGEX REPLACE "_tests\\.mjs$" "" g ${f})
   add_test(NAME browser_${g} COMMAND node ${CMAKE_SOURCE_DIR}/tests/browser/run.mjs --group ${g}
     --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser)
+  # One Chromium at a time: the fast-3G and stall tests time the page, and two browsers on two
+  # cores would time each other. A native test runs beside it.
+  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK chromium)
 endforeach()
 
 # The issue's aim is 260 KB brotli; the page was 228 KB before the checkpoint reader (safetensors
@@ -161,3 +164,16 @@ endforeach()
 # left to take out.
 add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
   --site ${SWIGLU_WASM_DIR}/site --max-br-kb 299 --max-gzip-kb 351 --max-gates-br-kb 308)
+
+# ctest -j2 (tools/test.sh) starts the longest entries first: a fresh clone has no cost data of its
+# own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.
+foreach(entry browser_liveux:400 browser_lesson:300 browser_page:250 browser_live:200 browser_load:150
+              browser_tokenizer:150 browser_checkpoint:120 tokenizer_compare:90 core_tests_wasm:30 core_tests:20
+              cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
+  string(REPLACE ":" ";" entry ${entry})
+  list(GET entry 0 name)
+  list(GET entry 1 seconds)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES COST ${seconds})
+  endif()
+endforeach()

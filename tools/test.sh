@@ -1,24 +1,49 @@
 #!/usr/bin/env bash
-# Sets up (tools/setup.sh), builds both ways and runs every test through one ctest run:
+# Sets up (tools/setup.sh), builds the three builds and runs every test through one ctest run:
 # native Catch2 tests, the same core tests as wasm under Node, the headless UI tests, the CLI
 # (hand calculation and weight packs on the default pack), the fuzz corpus replay, the
-# page-weight budget and the browser tests in headless Chromium.
+# page-weight budget and the browser tests in headless Chromium (README "Tests").
+#   tools/test.sh                     everything, as CI does (.ci/run)
+#   SWIGLU_TEST_SEED=N tools/test.sh  replays a run's random tests (the seed is printed first)
+# The three builds run side by side (each one's output in build-NAME.log, shown if it fails) and
+# ctest runs two entries at a time, longest first: on two cores nothing waits for a serial link
+# or a page's network. Warnings in our own code fail the build here (SWIGLU_WERROR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+phase() { printf '[test] %4d s: %s\n' "$SECONDS" "$*"; }
+
 tools/setup.sh
+phase "setup done"
 export NODE_PATH=/usr/share/nodejs  # Emscripten's tools need Debian's acorn (TOOLCHAIN.md)
+# One seed for every random test of the run (tests/catch_main.cpp, tests/seed.mjs).
+export SWIGLU_TEST_SEED="${SWIGLU_TEST_SEED:-$(( $(date +%s%N) / 1000 % 2147483647 + 1 ))}"
+phase "seed $SWIGLU_TEST_SEED (SWIGLU_TEST_SEED=$SWIGLU_TEST_SEED tools/test.sh replays it)"
+export SWIGLU_CMAKE_ARGS="-DSWIGLU_WERROR=ON ${SWIGLU_CMAKE_ARGS:-}"
+export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"  # per build: 3 builds x 2 jobs
 
-echo "[test] building the page and the wasm tests (build-wasm/)"
-emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-wasm
-
-echo "[test] building the fuzz targets (build-fuzz/: clang, ASan, UBSan); ctest replays their corpus"
-tools/fuzz.sh build
-
-echo "[test] building the native tests, tools and the default pack (build-native/)"
-cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWIGLU_WASM_DIR="$PWD/build-wasm" \
-  -DSWIGLU_FUZZ_DIR="$PWD/build-fuzz" >/dev/null
-cmake --build build-native
+build_wasm() {  # the page and the wasm tests
+  emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release $SWIGLU_CMAKE_ARGS
+  cmake --build build-wasm
+}
+build_fuzz() {  # the libFuzzer targets (clang, ASan, UBSan); ctest replays their corpus
+  tools/fuzz.sh build
+}
+build_native() {  # the native tests, tools and the default pack (copied into build-wasm/site/)
+  cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWIGLU_WASM_DIR="$PWD/build-wasm" \
+    -DSWIGLU_FUZZ_DIR="$PWD/build-fuzz" $SWIGLU_CMAKE_ARGS
+  cmake --build build-native
+}
+echo "[test] building build-wasm/, build-fuzz/ and build-native/ side by side (build-*.log)"
+pids=()
+for b in wasm fuzz native; do
+  ( if "build_$b" > "build-$b.log" 2>&1; then phase "build-$b done"
+    else echo "[test] build-$b failed; the end of build-$b.log:"; tail -60 "build-$b.log"; exit 1; fi ) &
+  pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do wait "$p" || failed=1; done
+[ "$failed" = 0 ] || exit 1
 
 echo "[test] running every test"
-ctest --test-dir build-native --output-on-failure
+ctest --test-dir build-native --output-on-failure -j2
+phase "tests done"

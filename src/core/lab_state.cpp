@@ -6,7 +6,7 @@
 // One source of the defaults: each URL key's row carries its own (url_state.cpp).
 lab_state lab_state_default() { return url_state_defaults(); }
 
-// Two states are equal when their links are: one definition of what a view is (url_keys.cpp).
+// Two states are equal when their links are: one definition of what a view is (the key table, url_state.cpp).
 bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }
 
 static bool path_place_ok(const lab_state& s, int at) { return at >= 0 && at < int(s.path.size()); }

@@ -22,11 +22,17 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
 const siteDir = opt("--site", "build-wasm/site");
 const only = opt("--only", "");
+// ctest runs one group per entry (cmake/tests.cmake): NAME_tests.mjs is group NAME, and the tests
+// of this file are group "page". No --group: every test.
+const group = opt("--group", "");
 const shotDir = path.resolve(opt("--screenshots", "tests/browser/screenshots"));
 fs.mkdirSync(shotDir, { recursive: true });
 
 const tests = [];
-const test = (name, fn) => tests.push({ name, fn });
+let currentGroup = "page";
+const test = (name, fn) => tests.push({ name, fn, group: currentGroup });
+// Registers a file's tests under its group.
+const inGroup = (name, register) => { currentGroup = name; register(); currentGroup = "page"; };
 function expect(cond, message) { if (!cond) throw new Error(message); }
 function expectIncludes(text, part, what = "text") {
   if (!text.includes(part)) throw new Error(`${what} lacks "${part}":\n${text}`);
@@ -351,22 +357,23 @@ for (const screen of SCREENS)
       }
     });
 
-registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
-registerLoadTests(test, { expect, expectIncludes, shot });
-registerLiveUxTests(test, { expect, shot });
-registerLessonTests(test, { expect, expectIncludes, shot });
-registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
-registerHostileTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
-registerTokenizerTests(test, { expect, shot, cli: opt("--cli", "build-native/swiglu") });
-registerRecoveryTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
-registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") });
-registerPhoneLayoutTests(test, { expect, shot });
+inGroup("live", () => registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("load", () => registerLoadTests(test, { expect, expectIncludes, shot }));
+inGroup("liveux", () => registerLiveUxTests(test, { expect, shot }));
+inGroup("lesson", () => registerLessonTests(test, { expect, expectIncludes, shot }));
+inGroup("checkpoint", () => registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("hostile", () => registerHostileTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("tokenizer", () => registerTokenizerTests(test, { expect, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("recovery", () => registerRecoveryTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
 
 // [SECTION] runner
 const site = await startSite(siteDir);
 let passed = 0, failed = 0;
 for (const t of tests) {
   if (only && !t.name.includes(only)) continue;
+  if (group && t.group !== group) continue;
   const t0 = Date.now();
   try {
     await t.fn(site);
@@ -378,6 +385,10 @@ for (const t of tests) {
   }
 }
 await site.close();
+if (passed + failed === 0) {  // a misspelt --group or --only must not pass as "0 failed"
+  console.log(`no test matched --group "${group}" --only "${only}"`);
+  process.exit(1);
+}
 console.log(`screenshots in ${shotDir}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -6,7 +6,7 @@
 // packs/default/ and a checkpoint under ckpt/, served by the fetch twin.
 #include "ui_harness.h"
 
-#include "core/checkpoint_remote/checkpoint_source.h"
+#include "core/source/checkpoint_source.h"
 #include "core/lab_text.h"
 #include "core/live_view.h"
 #include "core/number_format.h"

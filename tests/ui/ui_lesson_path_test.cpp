@@ -12,7 +12,6 @@
 #include "imgui_internal.h"
 #include "ui/focus.h"
 
-static std::string focused_name() { return focus_current_id() ? focus_current_name() : ""; }
 
 static bool tab_to(headless_page& page, const std::string& name, int limit = 80) {
   for (int i = 0; i < limit; ++i) {
