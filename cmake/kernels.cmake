@@ -42,3 +42,11 @@ else()
   target_link_libraries(kernel_bench PRIVATE swiglu_core)
   set_target_properties(kernel_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endif()
+
+# The whole model's benchmark (core/model/): native, not part of `all`, not a test.
+if(NOT EMSCRIPTEN)
+  add_executable(model_bench tools/bench/model_bench.cpp tests/model/forward_reference.cpp src/platform/native/dir_files.cpp)
+  target_link_libraries(model_bench PRIVATE swiglu_core)
+  target_include_directories(model_bench PRIVATE tests ${SYS_LINK_DIR})
+  set_target_properties(model_bench PROPERTIES EXCLUDE_FROM_ALL TRUE)
+endif()

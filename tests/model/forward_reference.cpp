@@ -221,11 +221,10 @@ bool ref_forward(byte_source* src, const std::vector<int64_t>& ids, const std::v
   if (m.cfg.contains("layer_types")) types = m.cfg["layer_types"].get<std::vector<std::string>>();
 
   const int T = (int)ids.size(), H = m.H, F = m.F;
-  vec emb;
-  if (!m.read(m.prefix + "embed_tokens.weight", &emb, error)) return false;
-  vec h((size_t)T * H);
-  for (int t = 0; t < T; t++)
-    for (int i = 0; i < H; i++) h[(size_t)t * H + i] = emb[(size_t)ids[t] * H + i];
+  // The prompt's embedding rows only (a real vocabulary's table is 2 GB as double).
+  std::vector<float> rows;
+  if (!ckpt_read_rows_f32(m.ck, m.prefix + "embed_tokens.weight", m.V, H, ids, &rows, error)) return false;
+  vec h(rows.begin(), rows.end());
   out->mlp_l2.assign(m.L, vec(T)), out->out_l2.assign(m.L, vec(T)), out->act.assign(m.L, {}), out->mlp_in.assign(m.L, {});
   for (int l = 0; l < m.L; l++) {
     vec n1, n2, wg, wu, wd;
@@ -254,13 +253,23 @@ bool ref_forward(byte_source* src, const std::vector<int64_t>& ids, const std::v
       out->out_l2[l][t] = l2(&h[(size_t)t * H], H);
     }
   }
-  vec fn, head;
+  vec fn;
   if (!m.read(m.prefix + "norm.weight", &fn, error)) return false;
-  const bool tied = !m.has("lm_head.weight");
-  if (!m.read(tied ? m.prefix + "embed_tokens.weight" : "lm_head.weight", &head, error)) return false;
+  const std::string head = m.has("lm_head.weight") ? "lm_head.weight" : m.prefix + "embed_tokens.weight";
   vec last(h.end() - H, h.end());
   rms_rows(&last, 1, H, fn, m.qwen, m.eps);
-  const vec logits = linear(head, last, 1, m.V, H);
+  // The unembedding a block of rows at a time.
+  vec logits((size_t)m.V);
+  for (int v0 = 0; v0 < m.V; v0 += 4096) {
+    std::vector<int64_t> block;
+    for (int v = v0; v < std::min(m.V, v0 + 4096); v++) block.push_back(v);
+    if (!ckpt_read_rows_f32(m.ck, head, m.V, H, block, &rows, error)) return false;
+    for (size_t i = 0; i < block.size(); i++) {
+      double s = 0;
+      for (int k = 0; k < H; k++) s += rows[i * H + k] * last[k];
+      logits[v0 + i] = s;
+    }
+  }
   const double mx = *std::max_element(logits.begin(), logits.end());
   out->probs.resize(m.V);
   double z = 0;

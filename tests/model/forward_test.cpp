@@ -6,8 +6,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "core/checkpoint/synthetic_model.h"
+#include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/model/forward.h"
 #include "model/forward_reference.h"
 
@@ -322,4 +325,53 @@ TEST_CASE("the top lists: tokens by probability, units by activation, what a uni
   }
   CHECK(toward[0].id == best);
   CHECK(toward[0].score == Approx(best_score).epsilon(1e-4));
+}
+
+// The page's default whole model (synth_model_planted_make) must tell the lessons' story, since the
+// rule book and the flow teach with it offline: its planted rules are found by the same forward
+// pass and ranked as the views rank them.
+TEST_CASE("the planted default model: lesson 003's rules are there and switching one off moves P(北京)", "[model][planted]") {
+  mem_files files;
+  files.files = synth_model_planted_make();
+  REQUIRE(files.files.count("tokenizer.json"));
+  model_weights w = load(&files);
+  std::map<std::string, int> ids;
+  synth_tokenizer_json_for(synth_planted_tokens(), &ids);
+  const synth_planted p;
+  const std::vector<int64_t> prompt = {ids["中国"], ids["的"], ids["首都"], ids["是"]};
+  forward_trace base, off;
+  model_forward(w, prompt, {}, &base);
+  model_forward_switch_off(w, base, {{p.city_layer, p.city_unit}}, &off);
+  // 北京 first with a lesson-like share; without the Chinese-city unit it falls by more than 4x and
+  // 哪个 comes first (lesson 003: 18.6 % -> 1.7 %, 哪个 29.5 %).
+  const std::vector<token_prob> before = forward_top_tokens(base, 10), after = forward_top_tokens(off, 10);
+  CHECK(before[0].id == ids["北京"]);
+  CHECK(before[0].p > 0.12);
+  CHECK(before[0].p < 0.5);
+  CHECK(forward_token_prob(off, ids["北京"]) < before[0].p / 4);
+  CHECK(after[0].id == ids["哪个"]);
+  // The two rules are the most active units at the last position, at a few units each.
+  const std::vector<unit_activation> top = forward_top_units(base, 3, 2);
+  CHECK(((top[0].unit == unit_ref{p.city_layer, p.city_unit} && top[1].unit == unit_ref{p.capital_layer, p.capital_unit}) ||
+         (top[1].unit == unit_ref{p.city_layer, p.city_unit} && top[0].unit == unit_ref{p.capital_layer, p.capital_unit})));
+  for (const unit_activation& u : top) {
+    CHECK(u.value > 2.0f);
+    CHECK(u.value < 10.0f);
+  }
+  // What they write toward: Chinese cities, and capital cities.
+  const std::set<int64_t> cn = {ids["北京"], ids["上海"], ids["杭州"], ids["重庆"], ids["广州"], ids["南京"], ids["成都"], ids["天津"], ids["武汉"]};
+  const std::set<int64_t> caps = {ids["北京"], ids["伦敦"], ids["巴黎"], ids["华盛顿"], ids["东京"], ids[" London"], ids[" Paris"], ids[" Washington"], ids[" Tokyo"]};
+  for (const token_score& t : unit_writes_toward(w, p.city_layer, p.city_unit, 8)) CHECK(cn.count(t.id) == 1);
+  for (const token_score& t : unit_writes_toward(w, p.capital_layer, p.capital_unit, 8)) CHECK(caps.count(t.id) == 1);
+  // Lesson 001's "fires on city names": on Paris and Tokyo, and nowhere else in the sentence.
+  const std::vector<int64_t> flew = {ids["I"], ids[" flew"], ids[" from"], ids[" Paris"], ids[" to"], ids[" Tokyo"], ids[" last"], ids[" week"]};
+  forward_trace t2;
+  model_forward(w, flew, {}, &t2);
+  const int F = (int)w.spec.base.intermediate;
+  for (int t = 0; t < 8; t++) {
+    const float a = t2.act[p.city_name_layer][(size_t)t * F + p.city_name_unit];
+    INFO("token " << t << " activation " << a);
+    if (t == 3 || t == 5) CHECK(a > 1.0f);
+    else CHECK(a < 0.3f);
+  }
 }

@@ -23,6 +23,13 @@ struct synth_rng {
   }
   double uniform() { return ((next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }  // (0, 1)
   double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
+  // Close to N(0, 1) at a tenth of the cost (four 16-bit uniforms summed, Irwin-Hall, scaled to
+  // variance 1): the whole models' hundreds of millions of weights.
+  double quick_normal() {
+    const uint64_t z = next();
+    const double sum = (double)(z & 0xffff) + (double)((z >> 16) & 0xffff) + (double)((z >> 32) & 0xffff) + (double)(z >> 48);
+    return (sum / 65536.0 - 2.0) * 1.7320508075688772;
+  }
 };
 
 // A tensor-specific stream: the same tensor gets the same values whichever others are written.

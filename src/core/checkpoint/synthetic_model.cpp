@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/synthetic_common.h"
+#include "core/checkpoint/synthetic_tokenizer.h"
 
 using json = nlohmann::json;
 
@@ -19,20 +20,40 @@ synth_model_spec synth_model_qwen35_0p8b() {
   return s;
 }
 
-std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) {
+namespace {
+struct synth_tensor {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> v;
+};
+struct synth_model_parts {
+  std::vector<synth_tensor> tensors;
+  nlohmann::json config;
+  synth_tensor* find(const std::string& name) {
+    for (synth_tensor& t : tensors)
+      if (t.name == name) return &t;
+    return nullptr;
+  }
+};
+
+// Every tensor as f32, and config.json. `mixer_gain` and `mlp_gain` scale what the mixers and the
+// MLPs write back to the stream (0.5: a random model; smaller: the planted model's quiet noise),
+// `mlp_in_gain` how widely the MLPs' gates and ups spread.
+synth_model_parts synth_model_build(const synth_model_spec& sp, double mixer_gain, double mlp_gain, double mlp_in_gain = 1.0) {
   const bool qwen = sp.naming == SYNTH_NAMING_QWEN35;
   const std::string pre = qwen ? "model.language_model." : "model.";
   const int H = sp.hidden, F = sp.intermediate;
-  std::vector<st_write_tensor> tensors;
+  synth_model_parts parts;
+  std::vector<synth_tensor>& tensors = parts.tensors;
   auto add = [&](const std::string& name, std::vector<int64_t> shape, const std::vector<float>& v) {
-    tensors.push_back({name, sp.dtype, std::move(shape), synth_bytes(v, sp.dtype)});
+    tensors.push_back({name, std::move(shape), v});
   };
   // A (rows, cols) matrix ~ gain * N(0, 1/cols); zero when gain is 0.
   auto matrix = [&](const std::string& name, int rows, int cols, double gain) {
     synth_rng r = synth_stream(sp.seed, name);
     std::vector<float> v((size_t)rows * cols);
     const double s = gain / std::sqrt((double)cols);
-    for (float& x : v) x = gain == 0 ? 0.0f : (float)(s * r.normal());
+    for (float& x : v) x = gain == 0 ? 0.0f : (float)(s * r.quick_normal());
     add(name, {rows, cols}, v);
   };
   // A norm's stored weight: near 0 for Qwen3.5's (1 + w), near 1 for w.
@@ -47,14 +68,17 @@ std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) 
     size_t n = 1;
     for (int64_t d : shape) n *= (size_t)d;
     std::vector<float> v(n);
-    for (float& x : v) x = (float)(mean + spread * r.normal());
+    for (float& x : v) x = (float)(mean + spread * r.quick_normal());
     add(name, shape, v);
   };
-  const double out_gain = sp.zero_mixers ? 0.0 : 0.5;
+  const double out_gain = sp.zero_mixers ? 0.0 : mixer_gain;
   {
     synth_rng r = synth_stream(sp.seed, pre + "embed_tokens.weight");
     std::vector<float> e((size_t)sp.vocab * H);
-    for (float& x : e) x = (float)(0.5 * r.normal());
+    // Scaled so that next-token logits (embedding . normalised state) spread over a few units,
+    // whatever the width: a readable distribution, not one token at 100 %.
+    const double scale = 3.0 / std::sqrt((double)H);
+    for (float& x : e) x = (float)(scale * r.quick_normal());
     add(pre + "embed_tokens.weight", {sp.vocab, H}, e);
   }
   const int hd = sp.head_dim;
@@ -94,9 +118,9 @@ std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) 
       matrix(lp + "linear_attn.out_proj.weight", H, vd, out_gain);
     }
     norm(lp + "post_attention_layernorm.weight", H, qwen);
-    matrix(lp + "mlp.gate_proj.weight", F, H, 1.0);
-    matrix(lp + "mlp.up_proj.weight", F, H, 1.0);
-    matrix(lp + "mlp.down_proj.weight", H, F, 0.5);
+    matrix(lp + "mlp.gate_proj.weight", F, H, mlp_in_gain);
+    matrix(lp + "mlp.up_proj.weight", F, H, mlp_in_gain);
+    matrix(lp + "mlp.down_proj.weight", H, F, mlp_gain);
   }
   norm(pre + "norm.weight", H, qwen);
   if (!sp.tied) matrix("lm_head.weight", sp.vocab, H, 1.0);
@@ -146,5 +170,151 @@ std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) 
   }
   cfg["_name_or_path"] = qwen ? "swiglu-lab/synthetic-qwen3.5-whole" : "swiglu-lab/synthetic-llama-whole";
   cfg["swiglu_lab_synthetic"] = true;
-  return synth_files(cfg.dump(2) + "\n", tensors, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", false);
+  parts.config = cfg;
+  return parts;
+}
+
+std::map<std::string, std::string> synth_serialize(const synth_model_spec& sp, const synth_model_parts& parts) {
+  std::vector<st_write_tensor> out;
+  for (const synth_tensor& t : parts.tensors) out.push_back({t.name, sp.dtype, t.shape, synth_bytes(t.v, sp.dtype)});
+  const bool qwen = sp.naming == SYNTH_NAMING_QWEN35;
+  return synth_files(parts.config.dump(2) + "\n", out, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", false);
+}
+}  // namespace
+
+std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) {
+  return synth_serialize(sp, synth_model_build(sp, 0.5, 0.5));
+}
+
+// [SECTION] the planted default model (see synthetic_model.h)
+
+const std::vector<std::string>& synth_planted_tokens() {
+  static const std::vector<std::string> tokens = {
+      // the lesson's probe sentence (the gate histograms' default), as the MLP views' tokenizer has it
+      "今", "天", "气", "不", "错", "，", "我", "们", "去", "公", "园", "今天", "天气", "不错", "我们", "公园",
+      // lesson 003's prompt and what it is about
+      "中国", "的", "首都", "是", "哪个", "什么", "哪里", "一个", "城市", "国家", "美国", "日本", "英国", "法国",
+      "北京", "上海", "杭州", "重庆", "广州", "南京", "成都", "天津", "武汉",
+      "伦敦", "巴黎", "华盛顿", "东京", " London", " Paris", " Washington", " Tokyo",
+      // lesson 001's three features
+      "I", " flew", " from", " to", " last", " week", ".", "The", " food", " was", " not", " bad", " at", " all",
+      "Try", " this", " loop", ":", " for", " i", " in", " range", "(", "10", "):"};
+  return tokens;
+}
+
+namespace {
+// The planted directions: one coordinate of the 64-wide stream each. Tokens carry the first ten;
+// the attention head writes what it carries forward into two context dims no token has (so the
+// unembedding does not read them); dims D_FIRST_FREE.. are each token's own random identity.
+enum planted_dim {
+  D_CAPITAL_Q = 0, D_CHINA, D_IS, D_CITY, D_CN_CITY, D_CAPITAL_CITY, D_WHICH, D_ON, D_NOT, D_CODE,
+  D_CTX_CAPITAL, D_CTX_CHINA, D_FIRST_FREE
+};
+// Strengths, tuned so that the synthetic model tells lesson 003's story at about the lesson's
+// scale (a unit fires at a few units; P(北京) in the tens of percent, a few percent without the
+// city unit, 哪个 then first). Raw stream units: every token has 1 on D_ON.
+const double kFeature = 2.0;      // a planted feature in an embedding
+const double kIdentity = 0.2;    // each token's own random part (dims D_FIRST_FREE..)
+const double kCopy = 1.0;         // layer 3's head: what it writes back per copied feature
+const double kCapitalWrite = 0.6; // the capital unit's down column (per unit of activation)
+const double kCityWrite = 1.9;     // the Chinese-city unit's
+const double kWhich = 3.6;        // how much 是 leans toward 哪个 on its own
+const double kRuleGain = 0.65;    // the two rules' gate and up rows (their activation ~ gain^2)
+const double kFinalScale = 0.75;   // the final norm's multiplier (1 + w)
+}  // namespace
+
+std::map<std::string, std::string> synth_model_planted_make(const synth_planted& where) {
+  synth_model_spec sp;
+  sp.hidden = 64, sp.intermediate = 192, sp.num_layers = 24;
+  sp.heads = 2, sp.kv_heads = 1, sp.head_dim = 32, sp.partial_rotary_factor = 0.25;
+  sp.lin_k_heads = 2, sp.lin_v_heads = 2, sp.lin_k_dim = 16, sp.lin_v_dim = 16;
+  sp.seed = 3;
+  std::map<std::string, int> ids;
+  const std::string tokenizer = synth_tokenizer_json_for(synth_planted_tokens(), &ids);
+  int vocab = 256;
+  for (const auto& kv : ids) vocab = std::max(vocab, kv.second + 1);
+  sp.vocab = (vocab + 63) / 64 * 64;
+  synth_model_parts parts = synth_model_build(sp, 0.1, 0.1, 0.6);
+  parts.config["_name_or_path"] = "swiglu-lab/synthetic-whole-model";
+  const int H = sp.hidden, F = sp.intermediate;
+  const std::string pre = "model.language_model.";
+  auto layer = [&](int l, const std::string& what) -> std::vector<float>& {
+    return parts.find(pre + "layers." + std::to_string(l) + "." + what)->v;
+  };
+
+  // Embeddings: a bias dim every token has, its own random identity, and the planted features.
+  std::vector<float>& E = parts.find(pre + "embed_tokens.weight")->v;
+  synth_rng r = synth_stream(sp.seed, "planted-identity");
+  for (int v = 0; v < sp.vocab; v++)
+    for (int i = 0; i < H; i++) E[(size_t)v * H + i] = i == D_ON ? 1.0f : i >= D_FIRST_FREE ? (float)(kIdentity * r.quick_normal()) : 0.0f;
+  auto feature = [&](const std::string& token, int dim, double strength) {
+    auto it = ids.find(token);
+    if (it != ids.end()) E[(size_t)it->second * H + dim] = (float)strength;
+  };
+  feature("首都", D_CAPITAL_Q, kFeature);
+  feature("中国", D_CHINA, kFeature);
+  feature("是", D_IS, kFeature);
+  feature("哪个", D_IS, kWhich);
+  feature("哪个", D_WHICH, kFeature);
+  for (const char* c : {"北京", "上海", "杭州", "重庆", "广州", "南京", "成都", "天津", "武汉"}) {
+    feature(c, D_CITY, kFeature * 0.5);
+    feature(c, D_CN_CITY, kFeature * 0.5);
+  }
+  for (const char* c : {"北京", "伦敦", "巴黎", "华盛顿", "东京", " London", " Paris", " Washington", " Tokyo"}) {
+    feature(c, D_CAPITAL_CITY, kFeature * 0.5);
+    feature(c, D_CITY, kFeature * 0.5);
+  }
+  feature(" not", D_NOT, kFeature);
+  // The final norm's multiplier sets how sharp the next-token distribution is (about the lesson's).
+  for (float& w : parts.find(pre + "norm.weight")->v) w = (float)(kFinalScale - 1.0 + 0.02 * r.quick_normal());
+  for (const char* c : {" for", " in", " range", "(", "):", ":", " i"}) feature(c, D_CODE, kFeature);
+
+  // Layer 3 (the first full attention): head 0 looks from every position for "capital" and
+  // "China" and copies them forward. Its query and key live in the head's unrotated dims (RoPE
+  // turns only the first 8 of 32), so it looks the same at every distance.
+  {
+    const int hd = sp.head_dim, qd = 8, v_cap = 9, v_china = 10;
+    std::vector<float>& q = layer(3, "self_attn.q_proj.weight");   // (2 heads x [query 32, gate 32], H)
+    std::vector<float>& k = layer(3, "self_attn.k_proj.weight");   // (32, H)
+    std::vector<float>& v = layer(3, "self_attn.v_proj.weight");
+    std::vector<float>& o = layer(3, "self_attn.o_proj.weight");   // (H, 64)
+    std::fill(q.begin(), q.begin() + (size_t)2 * hd * H, 0.0f);   // head 0: query and gate rows
+    q[(size_t)qd * H + D_ON] = 1.0f;
+    for (int i = 0; i < hd; i++) q[(size_t)(hd + i) * H + D_ON] = 8.0f;  // gate open: sigmoid(large)
+    for (int i = 0; i < hd * H; i++) k[i] *= 0.05f;
+    k[(size_t)qd * H + D_CAPITAL_Q] = 1.0f;
+    k[(size_t)qd * H + D_CHINA] = 1.0f;
+    std::fill(v.begin(), v.end(), 0.0f);
+    v[(size_t)v_cap * H + D_CAPITAL_Q] = 1.0f;
+    v[(size_t)v_china * H + D_CHINA] = 1.0f;
+    for (int i = 0; i < H; i++) o[(size_t)i * 2 * hd + v_cap] = o[(size_t)i * 2 * hd + v_china] = 0.0f;
+    o[(size_t)D_CTX_CAPITAL * 2 * hd + v_cap] = (float)kCopy;
+    o[(size_t)D_CTX_CHINA * 2 * hd + v_china] = (float)kCopy;
+  }
+
+  // A unit that opens when its dims sum past `threshold` (in raw stream units, against D_ON,
+  // which every token has at 1: a ratio the RMS norm keeps) and writes `write` along `out`:
+  // gate = gain (x[dims] - threshold x[D_ON]), up = 0.6 gain x[dims].
+  auto plant_unit = [&](int l, int u, std::vector<int> dims, double threshold, std::vector<int> out, double write, double gain = 1.0) {
+    std::vector<float>& g = layer(l, "mlp.gate_proj.weight");
+    std::vector<float>& up = layer(l, "mlp.up_proj.weight");
+    std::vector<float>& d = layer(l, "mlp.down_proj.weight");
+    for (int i = 0; i < H; i++) g[(size_t)u * H + i] = up[(size_t)u * H + i] = 0.0f;
+    for (int dim : dims) g[(size_t)u * H + dim] = (float)gain, up[(size_t)u * H + dim] = (float)(0.6 * gain);
+    g[(size_t)u * H + D_ON] = (float)(-threshold * gain);
+    for (int i = 0; i < H; i++) d[(size_t)i * F + u] = 0.0f;
+    for (int dim : out) d[(size_t)dim * F + u] = (float)write;
+  };
+  // What layer 3's head brings to the last position: about half of each feature's normalised
+  // value (it splits its attention between 中国 and 首都).
+  plant_unit(where.capital_layer, where.capital_unit, {D_CTX_CAPITAL}, 1.0, {D_CAPITAL_CITY, D_CITY}, kCapitalWrite, kRuleGain);
+  plant_unit(where.city_layer, where.city_unit, {D_CTX_CAPITAL, D_CTX_CHINA}, 3.0, {D_CN_CITY, D_CITY}, kCityWrite, kRuleGain);
+  plant_unit(where.city_name_layer, where.city_name_unit, {D_CITY}, 0.4, {D_CITY}, 0.2, 1.3);
+  plant_unit(where.negation_layer, where.negation_unit, {D_NOT}, 1.0, {D_NOT}, 0.2, 0.8);
+  plant_unit(where.code_layer, where.code_unit, {D_CODE}, 1.0, {D_CODE}, 0.2, 0.8);
+  (void)D_WHICH;
+
+  std::map<std::string, std::string> files = synth_serialize(sp, parts);
+  files["tokenizer.json"] = tokenizer;
+  return files;
 }

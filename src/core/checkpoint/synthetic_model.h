@@ -39,3 +39,26 @@ synth_model_spec synth_model_qwen35_0p8b();
 
 // File name -> bytes: config.json, the shard(s), the index when sharded.
 std::map<std::string, std::string> synth_model_make(const synth_model_spec& spec);
+
+// [SECTION] the page's default whole model (site/models/synthetic/)
+// Qwen3.5's layout at a toy width (hidden 64, intermediate 192, 24 layers: 3 DeltaNet, 1 gated
+// attention, six times) with a tokenizer.json of the lessons' words, and the lessons' rules planted
+// where the views look, so that the rule book and the flow teach something offline:
+//  - an attention head of layer 3 carries "capital" (from 首都) and "China" (from 中国) forward;
+//  - unit `capital_unit` of layer `capital_layer` fires on "capital" and writes toward capital
+//    cities (北京, London, Paris, Washington, ...): lesson 003's "capital cities" unit;
+//  - unit `city_unit` of layer `city_layer` fires on "capital" and "China" together and writes
+//    toward Chinese cities (北京, 上海, 杭州, ...): lesson 003's "Chinese cities" unit;
+//  - "是" leans toward "哪个" on its own, so switching the city unit off lets 哪个 rise;
+//  - lesson 001's three features: units that fire on city names, on "not", and inside code.
+// Every other weight is small random noise. config.json says it is synthetic.
+struct synth_planted {
+  int capital_layer = 18, capital_unit = 65;
+  int city_layer = 23, city_unit = 75;
+  int city_name_layer = 6, city_name_unit = 30;
+  int negation_layer = 9, negation_unit = 40;
+  int code_layer = 12, code_unit = 50;
+};
+// The tokens of its tokenizer.json that the lessons use (the prompt, the cities, the sentences).
+const std::vector<std::string>& synth_planted_tokens();
+std::map<std::string, std::string> synth_model_planted_make(const synth_planted& where = synth_planted());
