@@ -4,7 +4,14 @@
 target_sources(swiglu_core PRIVATE
   src/core/checkpoint_remote/model_location.cpp
   src/core/checkpoint_remote/tensor_chunks.cpp
-  src/core/checkpoint_remote/checkpoint_source.cpp
+  # the reader, one job a file: opening (config, index, headers), checking answers, fetching tensors
+  src/core/checkpoint_remote/checkpoint_opener.cpp
+  src/core/checkpoint_remote/range_check.cpp
+  src/core/checkpoint_remote/tensor_fetch.cpp
+  # the MLP views' source over it: the probe's sentence and input, the q8 conversion and residency
+  src/core/source/checkpoint_probe.cpp
+  src/core/source/checkpoint_source.cpp
+  src/core/source/layer_residency.cpp
   src/core/source/source_choice.cpp
   src/core/model_offer.cpp
   # the verified cache's byte budget (least recently used out), shared by the page and its twin
@@ -24,6 +31,7 @@ target_sources(core_tests PRIVATE
   tests/checkpoint_remote/tensor_chunks_test.cpp
   tests/checkpoint_remote/url_model_test.cpp
   tests/checkpoint_remote/checkpoint_source_test.cpp
+  tests/checkpoint_remote/hostile_host_test.cpp
   tests/checkpoint_remote/cache_lru_test.cpp
 )
 

@@ -80,14 +80,14 @@ set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR}
 # For the first load (the [SECTION] size below has the compile side): binaryen shrinks the linked
 # module (-Oz; the kernels were already compiled at -O3 and keep their speed: tools/bench/run.sh),
 # a smaller malloc, no emulated file system (the page reads nothing through stdio), no ES3
-# client-side array emulation (every draw reads bound buffers), and Fetch without its IndexedDB
-# layer: the pack keeps its own verified cache (fetch_web.cpp), and the library's would open a
-# database before main() and look there before every request.
+# client-side array emulation (every draw reads bound buffers), and no Emscripten Fetch library:
+# requests go through fetch() in EM_JS (fetch_web.cpp: streamed bodies cut at their limit, past
+# the HTTP cache where identity is checked) and the verified cache is the page's own IndexedDB.
 target_link_options(swiglu_lab PRIVATE
-  -Oz -sMALLOC=emmalloc -sFILESYSTEM=0 -sFETCH_SUPPORT_INDEXEDDB=0
+  -Oz -sMALLOC=emmalloc -sFILESYSTEM=0
   -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
-  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sFETCH=1
-  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
+  -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web
+  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 # A leaner glue (issue 16; README "Measured"): index.html hands Module only these five, no
 # runtime method is exported (nothing calls ccall), the renderer needs no WebGL extension (R8I and
@@ -143,7 +143,9 @@ set_property(SOURCE
   src/core/model_budget.cpp src/core/stream/fetch_queue.cpp src/core/stream/stream_error.cpp
   src/core/source/layer_source.cpp src/core/source/pack_source.cpp src/core/experiments/live_session.cpp
   src/core/experiments/unit_weights.cpp src/core/checkpoint_remote/model_location.cpp
-  src/core/source/source_choice.cpp src/core/checkpoint_remote/checkpoint_source.cpp
+  src/core/source/source_choice.cpp src/core/source/checkpoint_source.cpp src/core/source/checkpoint_probe.cpp
+  src/core/source/layer_residency.cpp src/core/checkpoint_remote/checkpoint_opener.cpp src/core/checkpoint_remote/range_check.cpp
+  src/core/checkpoint_remote/tensor_fetch.cpp
   src/core/checkpoint_remote/tensor_chunks.cpp src/core/checkpoint_remote/sentence_tokenizer.cpp src/core/experiments/gate_activity.cpp src/core/experiments/token_experiments.cpp
   DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)
 

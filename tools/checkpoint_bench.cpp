@@ -14,7 +14,7 @@
 #include <string>
 
 #include "core/checkpoint/synthetic_checkpoint.h"
-#include "core/checkpoint_remote/checkpoint_source.h"
+#include "core/source/checkpoint_source.h"
 #include "platform/native/fetch_native.h"
 
 static double now_ms() {

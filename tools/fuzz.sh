@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (tests/fuzz/fuzz_parsers.cpp, fuzz_pack.cpp, fuzz_stream.cpp) with
+# Builds the libFuzzer targets (tests/fuzz/fuzz_parsers.cpp, fuzz_pack.cpp, fuzz_stream.cpp, fuzz_checkpoint.cpp) with
 # clang++-14, ASan and UBSan in build-fuzz/, then:
 #   tools/fuzz.sh build       only builds (tools/test.sh: ctest replays the corpus)
 #   tools/fuzz.sh             replays the committed corpus tests/fuzz/corpus/<target>/
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CXX=clang++-14 CC=clang-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSWIGLU_FUZZ=ON >/dev/null
-targets="${FUZZ_ONLY:-safetensors config index manifest pack stream}"
+targets="${FUZZ_ONLY:-safetensors config index manifest pack stream checkpoint}"
 cmake --build build-fuzz --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 [ "${1:-}" = build ] && exit 0
 for t in $targets; do

@@ -7,7 +7,13 @@
 // Files come from ROOT/OWNER/NAME/ (revision main) or ROOT/OWNER/NAME@REV/ (any other revision).
 // Faults per file name, as tools/serve.mjs injects them for packs: { status, stall, ignoreRange,
 // truncate, drop, noCors, times }; status 401/403 is a gated repository, noCors a host that does
-// not let a page read it. Every request is logged with the bytes sent, so tests count at the host.
+// not let a page read it. Hosts that misbehave on purpose (issue 22, items 19-24) add:
+//   retryAfter: N     with status 429, the Retry-After it sends
+//   bytesPerSecond: N the body trickles (1: a byte a second)
+//   redirect: "loop"  the hub redirects to itself, forever; any other string is sent as Location
+//                     (e.g. "javascript:alert(1)")
+// and options.onServe(entry, p) is called before a cdn answer (a test replaces a file mid-load).
+// Every request is logged with the bytes sent, so tests count at the host.
 //
 //   node tools/hub_server.mjs --root DIR [--port 8081] [--host 127.0.0.1]
 //   -> model=http://127.0.0.1:8081/OWNER/NAME/resolve/main/
@@ -16,7 +22,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 
-const EXPOSE = "Content-Range, Content-Length, Accept-Ranges, ETag";
+const EXPOSE = "Content-Range, Content-Length, Accept-Ranges, ETag, Retry-After";
 const cors = (fault) => (fault?.noCors ? {} : { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
 
 function takeFault(faults, name) {
@@ -72,6 +78,12 @@ export function createHubServers(root, options = {}) {
       takeFault(faults, p.file);
       return send(res, (entry.status = f.status), "Access to this model is restricted", {});
     }
+    if (f?.redirect && f.times !== 0) {  // a redirect the browser must not (or cannot) follow
+      takeFault(faults, p.file);
+      entry.status = 302;
+      res.writeHead(302, { ...cors(), Location: f.redirect === "loop" ? req.url : f.redirect });
+      return res.end();
+    }
     entry.status = 302;
     const rev = encodeURIComponent(p.rev);
     res.writeHead(302, { ...cors(), Location: `${state.cdnOrigin}/${p.owner}/${p.name}/${rev}/${p.file}` });
@@ -88,7 +100,12 @@ export function createHubServers(root, options = {}) {
     const entry = { origin: "cdn", path: url.pathname, range: req.headers.range || "", status: 0, bytes: 0 };
     log.push(entry);
     if (!p) return send(res, (entry.status = 404), "not found", {});
+    options.onServe?.(entry, p);
     const fault = takeFault(faults, p.file);
+    if (fault?.status === 429 && fault.retryAfter !== undefined) {
+      res.writeHead((entry.status = 429), { ...cors(fault), "Content-Type": "text/plain", "Retry-After": String(fault.retryAfter) });
+      return res.end("slow down\n");
+    }
     if (fault?.status) return send(res, (entry.status = fault.status), `injected ${fault.status}`, fault);
     if (fault?.stall) return;  // hangs until the client gives up or the server closes
     const file = repoFile(root, p);
@@ -116,6 +133,21 @@ export function createHubServers(root, options = {}) {
       entry.status = status;
       res.writeHead(status, headers);
       if (req.method === "HEAD") return res.end();
+      if (fault?.bytesPerSecond) {  // a trickle: the body a few bytes at a time, until the client gives up
+        let at = start;
+        const fd = fs.openSync(file, "r");
+        const timer = setInterval(() => {
+          const n = Math.min(fault.bytesPerSecond, end + 1 - at);
+          if (n <= 0 || res.destroyed) { clearInterval(timer); fs.closeSync(fd); return res.end(); }
+          const b = Buffer.alloc(n);
+          fs.readSync(fd, b, 0, n, at);
+          at += n;
+          entry.bytes += n;
+          res.write(b);
+        }, 1000);
+        res.on("close", () => { clearInterval(timer); try { fs.closeSync(fd); } catch {} });
+        return;
+      }
       const stream = fs.createReadStream(file, { start, end: start + sent - 1 });
       stream.on("data", (b) => { entry.bytes += b.length; });
       res.on("close", () => stream.destroy());  // a client that stops reading (Cancel, Range ignored)

@@ -39,6 +39,23 @@ json_tree json_parse(const char* text, size_t n) {
   return tree;
 }
 
+size_t json_values_at_most(const char* text, size_t n, size_t limit) {
+  size_t values = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < n && values <= limit; i++) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') i++;  // an escape: the next character is the string's
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ',' || c == '[' || c == '{') {
+      values++;
+    }
+  }
+  return values;
+}
+
 const cJSON* json_member(const cJSON* object, const char* key) {
   return cJSON_IsObject(object) ? cJSON_GetObjectItemCaseSensitive(object, key) : nullptr;
 }

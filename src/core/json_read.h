@@ -24,6 +24,11 @@ using json_tree = std::unique_ptr<cJSON, json_tree_delete>;
 json_tree json_parse(const char* text, size_t n);
 inline json_tree json_parse(const std::string& text) { return json_parse(text.data(), text.size()); }
 
+// An upper bound on the JSON values in `text` (every ',' '[' and '{' outside strings, plus one),
+// counted without parsing or allocating, and stopping past `limit`: a reader refuses text that would
+// make too large a tree before cJSON builds it (a header of "0,0,0,..." is 8 M values in 16 MiB).
+size_t json_values_at_most(const char* text, size_t n, size_t limit);
+
 // The member `key` of an object (the first, if a hostile file repeats it); nullptr otherwise.
 const cJSON* json_member(const cJSON* object, const char* key);
 

@@ -27,6 +27,20 @@ std::string live_source_info(const layer_source* src) {
          tr(STR_MIRROR_SEP) + strf(tr(STR_LIVE_FETCHED), fmt_mib(src->bytes_from_network()).c_str());
 }
 
+static std::string fault_text(const stream_error& e);
+
+// Why a sentence has no ids (sentence_failure_error): the tokenizer's reason, or the fault that
+// kept tokenizer.json from coming.
+static std::string needs_ids_why(const stream_error& e) {
+  if (e.cause != STREAM_OK) {
+    stream_error inner = e;
+    inner.fault = e.cause;
+    inner.cause = STREAM_OK;
+    return strf(tr(STR_TOK_FILE_FETCH), fault_text(inner).c_str());
+  }
+  return e.reason.set() ? read_error_text(e.reason) : e.detail;
+}
+
 static std::string fault_text(const stream_error& e) {
   const std::string status = std::to_string(e.status);
   switch (e.fault) {
@@ -43,18 +57,26 @@ static std::string fault_text(const stream_error& e) {
     case STREAM_NO_RANGE: return tr(STR_FAULT_NO_RANGE);
     case STREAM_CHECKSUM: return tr(STR_FAULT_CHECKSUM);
     case STREAM_FORMAT: return strf(tr(STR_FAULT_FORMAT), (e.reason.set() ? read_error_text(e.reason) : e.detail).c_str());
-    case STREAM_STALLED: return strf(tr(STR_FAULT_STALLED), fmt_seconds(e.seconds).c_str());
+    case STREAM_STALLED:  // nothing at all in the window, or too little to call it moving
+      return e.got == 0 ? strf(tr(STR_FAULT_STALLED), fmt_seconds(e.seconds).c_str())
+                        : strf(tr(STR_FAULT_STALLED_SLOW), fmt_count((int64_t)e.got).c_str(), fmt_seconds(e.seconds).c_str());
     case STREAM_CANCELLED: return tr(STR_FAULT_CANCELLED);
     case STREAM_OFFLINE_UNCACHED: return tr(STR_FAULT_OFFLINE);
     case STREAM_NO_SAFETENSORS: return tr(STR_FAULT_NO_SAFETENSORS);
     case STREAM_UNREADABLE_DTYPE: return strf(tr(STR_FAULT_UNREADABLE_DTYPE), e.detail.c_str());
     case STREAM_NOT_SWIGLU: return strf(tr(STR_FAULT_NOT_SWIGLU), (e.reason.set() ? read_error_text(e.reason) : e.detail).c_str());
     case STREAM_MIXTURE_OF_EXPERTS: return tr(STR_FAULT_MIXTURE_OF_EXPERTS);
-    case STREAM_NEEDS_IDS:
-    {  // why the ids are not known: a parser's reason, or the tokenizer's own words (live_view's sentence text)
-      const std::string why = e.reason.set() ? read_error_text(e.reason) : e.detail;
+    case STREAM_NEEDS_IDS: {
+      const std::string why = needs_ids_why(e);
       return std::string(tr(STR_FAULT_NEEDS_IDS)) + (why.empty() ? "" : strf(tr(STR_READ_ASIDE), why.c_str()));
     }
+    case STREAM_TOO_LARGE: return strf(tr(STR_FAULT_TOO_LARGE), fmt_mib(e.want).c_str());
+    case STREAM_FILE_CHANGED:  // got: how often its header was read, once it gave up
+      return e.got > 0 ? strf(tr(STR_FAULT_FILE_KEEPS_CHANGING), fmt_count((int64_t)e.got).c_str()) : tr(STR_FAULT_FILE_CHANGED);
+    case STREAM_NO_ROOM: return strf(tr(STR_FAULT_NO_ROOM), fmt_mib(e.want).c_str(), fmt_mib(e.got).c_str());
+    case STREAM_TOO_MANY_REQUESTS:
+      return e.seconds > 0 ? strf(tr(STR_FAULT_TOO_MANY_WAITED), fmt_seconds(e.seconds).c_str()) : tr(STR_FAULT_TOO_MANY);
+    case STREAM_REDIRECT: return tr(STR_FAULT_REDIRECT);
     case STREAM_FAULT_COUNT: break;
   }
   return "";
@@ -66,7 +88,8 @@ std::string live_failure_text(const source_failure& f) {
 
 std::vector<std::string> live_status_lines(const layer_source* src) {
   std::vector<std::string> lines;
-  if (src->phase() == SOURCE_OPENING) lines.push_back(tr(STR_LIVE_LOADING_MANIFEST));
+  if (src->phase() == SOURCE_OPENING)
+    lines.push_back(tr(src->kind() == SOURCE_CHECKPOINT ? STR_LIVE_LOADING_CHECKPOINT : STR_LIVE_LOADING_MANIFEST));
   if (src->phase() == SOURCE_FAILED) lines.push_back(strf(tr(STR_LIVE_SOURCE_FAILED), src->location().c_str()));
   if (src->phase() == SOURCE_READY) {
     const source_progress p = src->progress(-1);
@@ -77,6 +100,7 @@ std::vector<std::string> live_status_lines(const layer_source* src) {
   }
   for (const source_failure& f : src->failures())
     if (f.error.fault != STREAM_CANCELLED) lines.push_back(strf(tr(STR_LIVE_FAILED), live_failure_text(f).c_str()));
+  for (const source_failure& f : src->notices()) lines.push_back(live_failure_text(f));
   const std::string store = src->storage_notice();
   if (!store.empty()) lines.push_back(tr(store.find("quota") != std::string::npos ? STR_LIVE_STORAGE_FULL : STR_LIVE_STORAGE_NONE));
   return lines;
@@ -164,17 +188,7 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
 
 // [SECTION] typing a sentence (sentence_tokenizer.h)
 std::string sentence_failure_text(const sentence_tokenizer& t) {
-  switch (t.failure()) {
-    case SENTENCE_OK: return "";
-    case SENTENCE_NO_SERVICE: return tr(STR_TOK_NO_SERVICE);
-    case SENTENCE_FILE_MISSING: return tr(STR_TOK_FILE_MISSING);
-    case SENTENCE_FILE_FETCH: return strf(tr(STR_TOK_FILE_FETCH), fault_text(t.error()).c_str());
-    case SENTENCE_FILE_UNREADABLE: return strf(tr(STR_TOK_FILE_UNREADABLE), t.error().detail.c_str());
-    case SENTENCE_MODULE: return strf(tr(STR_TOK_MODULE), t.error().detail.c_str());
-    case SENTENCE_TOO_LONG:
-      return strf(tr(STR_TOK_TOO_LONG), t.error().detail.c_str(), std::to_string((int)SENTENCE_MAX_TOKENS).c_str());
-  }
-  return "";
+  return t.failure() == SENTENCE_OK ? "" : needs_ids_why(sentence_failure_error(t));
 }
 
 std::string sentence_status_line(const live_session* ls) {

@@ -12,6 +12,7 @@ import { registerLoadTests } from "./load_tests.mjs";
 import { registerLiveUxTests } from "./liveux_tests.mjs";
 import { registerLessonTests } from "./lesson_tests.mjs";
 import { registerCheckpointTests } from "./checkpoint_tests.mjs";
+import { registerHostileTests } from "./hostile_tests.mjs";
 import { registerTokenizerTests } from "./tokenizer_tests.mjs";
 
 const args = process.argv.slice(2);
@@ -349,6 +350,7 @@ registerLoadTests(test, { expect, expectIncludes, shot });
 registerLiveUxTests(test, { expect, shot });
 registerLessonTests(test, { expect, expectIncludes, shot });
 registerCheckpointTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
+registerHostileTests(test, { expect, expectIncludes, cli: opt("--cli", "build-native/swiglu") });
 registerTokenizerTests(test, { expect, shot, cli: opt("--cli", "build-native/swiglu") });
 
 // [SECTION] runner

@@ -1,9 +1,10 @@
-// A checkpoint read by byte ranges (core/checkpoint_remote/checkpoint_source.h) through the
-// fetch seam's twin (platform/native/fetch_native.h): checkpoints from the synthetic generator in
-// both namings, one file and sharded, BF16/F16/F32. The matrices and probe inputs equal the
-// converter's bytes; the gate shares equal a double computation on the checkpoint's own values
-// within 0.2 points; only the needed ranges are fetched; Cancel / Retry resumes at the chunk; a
-// reload fetches no weight byte (and works offline); every fault gives its own error.
+// A checkpoint read by byte ranges (core/source/checkpoint_source.h, over the reader in
+// core/checkpoint_remote/) through the fetch seam's twin (platform/native/fetch_native.h):
+// checkpoints from the synthetic generator in both namings, one file and sharded, BF16/F16/F32.
+// The matrices and probe inputs equal the converter's bytes; the gate shares equal a double
+// computation on the checkpoint's own values within 0.2 points; only the needed ranges are
+// fetched; Cancel / Retry resumes at the chunk; a reload fetches no weight byte (and works
+// offline); every fault gives its own error.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,70 +13,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "core/checkpoint/checkpoint.h"
-#include "core/checkpoint_remote/checkpoint_source.h"
+#include "checkpoint_remote/ckpt_fixture.h"
 #include "core/pack/pack_build.h"
-#include "core/quant/q8_format.h"
-#include "packs/pack_test_util.h"
-#include "platform/native/fetch_native.h"
 
-static const char* kBase = "https://hub.example/o/m/resolve/main/";
 static const double kShareTolerance = 0.002;  // 0.2 percentage points (the lessons print whole percents)
-
-// Big enough that 0.2 points is many values (16 tokens x 1024 units), small enough to be quick.
-static synth_spec ckpt_test_spec(synth_naming naming, st_dtype dtype, int shards) {
-  synth_spec s = pack_test_spec(naming, dtype, shards);
-  s.hidden = 252;        // not a multiple of the panel width
-  s.intermediate = 1022; // not a multiple of the panel height
-  s.vocab = 300;
-  return s;
-}
-
-static source_probe test_probe() {
-  source_probe p;
-  p.label = "sixteen tokens";
-  p.tokens = {1, 2, 3, 4, 5, 6, 7, 9, 11, 42, 77, 100, 150, 200, 250, 299};
-  return p;
-}
-
-struct ckpt_fixture {
-  mem_files files;
-  native_fetch net;
-  checkpoint_source_options opt;
-  std::unique_ptr<checkpoint_source> src;
-  double now = 0;
-  explicit ckpt_fixture(mem_files f) : files(std::move(f)) {
-    net.files = &files;
-    net.base = kBase;
-    opt.probes = {test_probe()};
-    opt.stall_seconds = 5;
-    opt.clock = nullptr;  // one conversion slice per pump: the same steps on every machine
-  }
-  void open() {
-    model_location loc;
-    std::string err;
-    REQUIRE(model_location_parse(kBase, &loc, &err));
-    src.reset();
-    src.reset(new checkpoint_source(&net, loc, now, opt));
-  }
-  // The browser's event loop, compressed: pump and deliver until nothing moves (no answer comes
-  // and no chunk waits for conversion).
-  void settle() {
-    for (int i = 0; i < 100000; i++) {
-      src->pump(now);
-      if (net.deliver(now) == 0) {
-        src->pump(now);
-        if (net.deliver(now) == 0 && src->chunks_converting() == 0) return;
-      }
-    }
-    FAIL("the source never settled");
-  }
-  source_failure only_failure() {
-    std::vector<source_failure> f = src->failures();
-    REQUIRE(f.size() == 1);
-    return f[0];
-  }
-};
 
 // Shares of silu(W_gate x) > 0.1 and < -0.1 over every token, in double.
 static void shares_double(const std::vector<double>& w, int F, int H, const std::vector<double>& x, int T, double* open,
@@ -108,23 +49,6 @@ static std::vector<double> input_double(mem_files& m, const checkpoint& ck, cons
   return x;
 }
 
-// What the converter makes of a tensor: q8 of its f32 values, as pack_build does.
-static std::string converter_q8(const checkpoint& ck, const std::string& name, int rows, int cols) {
-  std::vector<float> w;
-  std::string err;
-  REQUIRE(ckpt_read_f32(ck, name, {rows, cols}, &w, &err));
-  q8_matrix_owned q{};
-  REQUIRE(q8_matrix_owned_init(&q, w.data(), rows, cols) == Q8_OK);
-  std::string b((const char*)q.blob, q.bytes);
-  q8_matrix_owned_free(&q);
-  return b;
-}
-
-static std::string view_bytes(const q8_matrix_view* v) {
-  const char* base = (const char*)v->scales - 64;  // the blob starts with its 64-byte header
-  return std::string(base, q8_matrix_blob_bytes(v->rows, v->cols));
-}
-
 TEST_CASE("checkpoint source: both namings, one file and sharded, BF16/F16/F32", "[checkpoint_remote]") {
   struct variant { synth_naming naming; st_dtype dtype; int shards; bool index; };
   const variant vs[] = {
@@ -143,7 +67,7 @@ TEST_CASE("checkpoint source: both namings, one file and sharded, BF16/F16/F32",
     // variant converts within the page's time budget, the others one slice per pump.
     const int slice_rows = 3 + 2 * (int)(&v - vs);
     f.opt.slice_elements = (uint64_t)slice_rows * 252 + 251;
-    if (&v == vs) f.opt.clock = checkpoint_clock_seconds;
+    if (&v == vs) f.opt.clock = tensor_fetch_clock;
     INFO("slice rows " << slice_rows);
     f.open();
     REQUIRE(f.src->phase() == SOURCE_OPENING);
@@ -587,16 +511,24 @@ TEST_CASE("checkpoint source: faults on weight ranges, each with its error, and 
       REQUIRE(f.src->matrix(0, MLP_GATE));
     }
   }
-  SECTION("the file changed on the host after its header was read") {
+  SECTION("the file changed on the host after its header was read: read again, with a notice") {
     synth_spec s = ckpt_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_BF16, 1);
     s.index = false;
     ckpt_fixture f(pack_test_checkpoint(s));
     f.open();
     f.settle();
-    f.files.files["model.safetensors"] += "appended";
+    f.files.files["model.safetensors"] += "appended";  // another size: another file
     f.src->want({0}, -1);
     f.settle();
-    CHECK(f.only_failure().error.fault == STREAM_CHECKSUM);
+    CHECK(f.src->failures().empty());
+    REQUIRE(f.src->notices().size() == 1);
+    CHECK(f.src->notices()[0].file == "model.safetensors");
+    CHECK(f.src->notices()[0].error.fault == STREAM_FILE_CHANGED);
+    REQUIRE(f.src->matrix(0, MLP_GATE));
+    checkpoint ck;
+    std::string err;
+    REQUIRE(ckpt_open(&f.files, &ck, &err));
+    CHECK(view_bytes(f.src->matrix(0, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 0, CKPT_GATE), 1022, 252));
   }
   SECTION("a full cache still shows the weights, and says so") {
     ckpt_fixture f(small_checkpoint());

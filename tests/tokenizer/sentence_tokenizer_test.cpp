@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/synthetic_tokenizer.h"
-#include "core/checkpoint_remote/checkpoint_source.h"
+#include "core/source/checkpoint_source.h"
 #include "core/live_view.h"
 #include "core/strings.h"
 #include "core/tokenizer/bpe_tokenizer.h"
@@ -79,6 +79,7 @@ struct open_fixture {
     REQUIRE(model_location_parse(kBase, &loc, &err));
     checkpoint_source_options o;
     o.tokenizer = &service;
+    o.lesson_sentence = kLesson;  // the caller's words (source_choice gives the string table's)
     src.reset(new checkpoint_source(&net, loc, 0, o));
     for (int i = 0; i < 1000 && src->phase() == SOURCE_OPENING; i++) {
       src->pump(0);
@@ -86,6 +87,8 @@ struct open_fixture {
     }
   }
 };
+
+static bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST_CASE("the synthetic checkpoints' tokenizer.json splits the lesson's sentence as Qwen3 does") {
   bpe_tokenizer t;
@@ -122,7 +125,8 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     const source_failure e = f.src->failures().at(0);
     CHECK(e.error.fault == STREAM_NEEDS_IDS);
     CHECK(e.file == "tokenizer.json");
-    CHECK(e.error.detail == "the checkpoint has no tokenizer.json");
+    CHECK(e.error.reason.what == STR_TOK_FILE_MISSING);  // data, worded when it is drawn
+    CHECK(contains(live_failure_text(e), "(the checkpoint has no tokenizer.json)"));
   }
   SECTION("a tokenizer.json the tokenizer refuses: NEEDS_IDS, with its words") {
     mem_files m = unmarked_checkpoint(false);
@@ -131,23 +135,25 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     REQUIRE(f.src->phase() == SOURCE_FAILED);
     const source_failure e = f.src->failures().at(0);
     CHECK(e.error.fault == STREAM_NEEDS_IDS);
-    CHECK(e.error.detail.rfind("its tokenizer.json cannot be read: ", 0) == 0);
-    CHECK(e.error.detail.find("Unigram") != std::string::npos);
+    CHECK(e.error.reason.what == STR_TOK_FILE_UNREADABLE);
+    CHECK(contains(live_failure_text(e), "(its tokenizer.json cannot be read: "));
+    CHECK(contains(live_failure_text(e), "Unigram"));
   }
   SECTION("not JSON, or cut short by the host: never handed on, and says which") {
     mem_files m = unmarked_checkpoint(true);
     m.files["tokenizer.json"].resize(m.files["tokenizer.json"].size() / 2);
     open_fixture a(std::move(m));
     REQUIRE(a.src->phase() == SOURCE_FAILED);
-    CHECK(a.src->failures().at(0).error.detail.rfind("its tokenizer.json cannot be read: ", 0) == 0);
+    CHECK(contains(live_failure_text(a.src->failures().at(0)), "(its tokenizer.json cannot be read: "));
     mem_files m2 = unmarked_checkpoint(true);
     open_fixture b(std::move(m2), [](native_fetch& n) { n.faults["tokenizer.json"].truncate = true; });
     REQUIRE(b.src->phase() == SOURCE_FAILED);
-    CHECK(b.src->failures().at(0).error.detail.rfind("its tokenizer.json could not be fetched: ", 0) == 0);
+    CHECK(b.src->failures().at(0).error.cause == STREAM_TRUNCATED);
+    CHECK(contains(live_failure_text(b.src->failures().at(0)), "(its tokenizer.json could not be fetched: truncated"));
     CHECK(b.service.loads == 0);
     open_fixture c(unmarked_checkpoint(true), [](native_fetch& n) { n.faults["tokenizer.json"].status = 403; });
     REQUIRE(c.src->phase() == SOURCE_FAILED);
-    CHECK(c.src->failures().at(0).error.detail.find("HTTP 403") != std::string::npos);
+    CHECK(contains(live_failure_text(c.src->failures().at(0)), "HTTP 403"));
   }
 }
 

@@ -53,7 +53,7 @@ static void check_no_english(const std::string& zh, const std::string& en, const
 }
 
 // The last reason of the string table's section (core/read_error.h).
-static const int kLastReason = STR_READ_CKPT_SHAPE;
+static const int kLastReason = STR_READ_LIMIT_HEADER;
 
 TEST_CASE("failure words: every fault and every parser reason is Chinese on a Chinese page") {
   strings_set_lang(LAB_LANG_ZH);

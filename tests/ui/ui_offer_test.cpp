@@ -78,6 +78,28 @@ TEST_CASE("live header: Clear empties the weight cache and says what it freed") 
   }
 }
 
+// Issue 22, item 24: a source that failed to open still offers Clear (the cache may be why, and a
+// teacher may want it gone), in both languages.
+TEST_CASE("live header: Clear is there while a source's opening has failed") {
+  for (const char* lang : {"en", "zh"}) {
+    live_page lp;
+    headless_page page(std::string("#v=1&view=gates&lang=") + lang);
+    lp.settle(page);  // the default pack: its files are in the cache now
+    const uint64_t held = platform_native_fetch()->cache_used;
+    REQUIRE(held > 0);
+    lab_app_load_fragment(&page.app, std::string("#v=1&view=gates&pack=missing/folder/&lang=") + lang);  // a URL edit
+    lp.settle(page);
+    REQUIRE(page.app.live.source->phase() == SOURCE_FAILED);
+    REQUIRE(item_probe_get("cache-clear"));
+    page.click("cache-clear");
+    page.frame();
+    CHECK(platform_native_fetch()->cache.empty());
+    INFO(page.mirror());
+    if (std::string(lang) == "en") CHECK(contains(page.mirror(), "Cleared the weight cache: freed " + fmt_mib(held) + " MiB."));
+    else CHECK(contains(page.mirror(), "已清除权重缓存：释放了 " + fmt_mib(held) + " MiB。"));
+  }
+}
+
 TEST_CASE("verified cache: the page's twin keeps a pack within the byte budget, least recently used out") {
   // First with room for everything: what is stored, and which blob was used least recently.
   std::map<std::string, std::string> all;

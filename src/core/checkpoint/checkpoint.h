@@ -34,7 +34,7 @@ struct checkpoint {
 bool ckpt_open(byte_source* src, checkpoint* out, std::string* error);
 
 // [SECTION] the pure steps ckpt_open is made of, shared with the checkpoint read by byte ranges
-// (core/checkpoint_remote/checkpoint_source.h), which fetches the same files a piece at a time.
+// (core/checkpoint_remote/checkpoint_opener.h), which fetches the same files a piece at a time.
 extern const char* const CKPT_INDEX_FILE;  // "model.safetensors.index.json"
 // model.safetensors.index.json's text -> tensor name -> shard file (plain names, no paths).
 // (Each error: "file: reason" in English, the CLI's; the reason as data in *why when asked for.)

@@ -31,6 +31,7 @@ void sentence_tokenizer::request(const std::string& text, size_t max_tokens) {
   state_ = SENTENCE_FETCHING;
   fetch_request rq;
   rq.url = file_url();
+  rq.max_bytes = SENTENCE_TOKENIZER_MAX_BYTES;  // a 1 GiB "tokenizer" is stopped at its limit as it comes
   fetch_id_ = client_->fetch_start(this, rq);
 }
 
@@ -39,13 +40,10 @@ void sentence_tokenizer::on_fetch_response(uint32_t id, const fetch_response& r,
   fetch_id_ = 0;
   bytes_fetched_ += r.n;
   if (r.status == 404) return fail(SENTENCE_FILE_MISSING, stream_error_from_status(404, ""));
-  if (r.status != 200) return fail(SENTENCE_FILE_FETCH, stream_error_from_status(r.status == 206 ? 0 : r.status, r.error));
+  if (r.status != 200) return fail(SENTENCE_FILE_FETCH, fetch_answer_error(r));
+  if (r.cut || r.n > SENTENCE_TOKENIZER_MAX_BYTES)
+    return fail(SENTENCE_FILE_FETCH, stream_error_sizes(STREAM_TOO_LARGE, r.n, SENTENCE_TOKENIZER_MAX_BYTES));
   stream_error e;
-  if (r.n > SENTENCE_TOKENIZER_MAX_BYTES) {
-    e.fault = STREAM_FORMAT;
-    e.detail = "larger than 64 MB";
-    return fail(SENTENCE_FILE_FETCH, e);
-  }
   if (r.n == 0 || (r.total_size && r.total_size != r.n)) {  // cut short: never hand on part of a file
     e.fault = STREAM_TRUNCATED;
     e.got = r.n;
@@ -81,6 +79,25 @@ void sentence_tokenizer::pump() {
   }
   answer_ = a;
   state_ = SENTENCE_DONE;
+}
+
+stream_error sentence_failure_error(const sentence_tokenizer& t) {
+  const stream_error& got = t.error();
+  stream_error e = stream_error_of(STREAM_NEEDS_IDS);
+  switch (t.failure()) {
+    case SENTENCE_OK: return stream_error();
+    case SENTENCE_NO_SERVICE: e.reason = read_error_at("", STR_TOK_NO_SERVICE); break;
+    case SENTENCE_FILE_MISSING: e.reason = read_error_at("", STR_TOK_FILE_MISSING); break;
+    case SENTENCE_FILE_FETCH:  // the fetch's own fault, with its numbers and words
+      e = got;
+      e.cause = got.fault;
+      e.fault = STREAM_NEEDS_IDS;
+      break;
+    case SENTENCE_FILE_UNREADABLE: e.reason = read_error_at("", STR_TOK_FILE_UNREADABLE, {got.detail}); break;
+    case SENTENCE_MODULE: e.reason = read_error_at("", STR_TOK_MODULE, {got.detail}); break;
+    case SENTENCE_TOO_LONG: e.reason = read_error_at("", STR_TOK_TOO_LONG, {got.detail, std::to_string((int)SENTENCE_MAX_TOKENS)}); break;
+  }
+  return e;
 }
 
 std::string sentence_pieces_join(const std::vector<std::string>& pieces) {

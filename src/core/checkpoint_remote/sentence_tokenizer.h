@@ -40,7 +40,7 @@ struct tokenizer_service {
 
 enum sentence_state { SENTENCE_IDLE, SENTENCE_FETCHING, SENTENCE_TOKENIZING, SENTENCE_DONE, SENTENCE_FAILED };
 
-// Why it failed, for the words (core/live_view.h: sentence_failure_text).
+// Why it failed (as data: sentence_failure_error; worded by core/live_view.h).
 enum sentence_failure {
   SENTENCE_OK,
   SENTENCE_NO_SERVICE,     // this build has no tokenizer (the native UI tests)
@@ -88,6 +88,10 @@ struct sentence_tokenizer final : fetch_sink {
   uint64_t bytes_fetched_ = 0;
   tokenize_answer answer_;
 };
+
+// Why a failed sentence has no ids, as data worded by the page in its language: STREAM_NEEDS_IDS
+// with the reason (STR_TOK_*), or with the fault fetching tokenizer.json as its cause.
+stream_error sentence_failure_error(const sentence_tokenizer& t);
 
 // The pieces as the link's pieces= carries them: joined by ',', with ',' and '\\' inside a piece
 // escaped by a '\\'. Split fails on a dangling escape.

@@ -35,18 +35,23 @@ int tensor_chunk_slice_rows(int cols, uint64_t slice_elements) {
   return per < 1 ? 1 : per > (uint64_t)Q8_MAX_DIM ? Q8_MAX_DIM : (int)per;
 }
 
+bool tensor_rows_to_q8(st_dtype t, const void* raw, int row, int count, int rows, int cols, void* blob,
+                       std::vector<float>* w, std::string* error) {
+  const size_t n = (size_t)count * (size_t)cols;
+  w->resize(n);
+  dtype_to_f32(t, raw, n, w->data());
+  for (size_t i = 0; i < n; i++)
+    if (!std::isfinite((*w)[i])) return *error = "row " + std::to_string(row + (int)(i / (size_t)cols)) + " holds NaN or infinity", false;
+  const q8_status st = q8_matrix_quantize_rows(w->data(), row, count, rows, cols, blob);
+  if (st != Q8_OK) return *error = q8_status_str(st), false;
+  return true;
+}
+
 bool tensor_chunk_convert_rows(st_dtype t, const void* raw, const tensor_chunk& c, int first, int count, int rows, int cols,
                                void* blob, std::vector<float>* w, std::string* error) {
   if (first < 0 || count < 0 || first > c.rows - count) return *error = "rows outside the chunk", false;
-  const size_t n = (size_t)count * (size_t)cols;
-  w->resize(n);
-  dtype_to_f32(t, (const unsigned char*)raw + (size_t)first * (size_t)cols * st_dtype_bytes(t), n, w->data());
-  for (size_t i = 0; i < n; i++)
-    if (!std::isfinite((*w)[i]))
-      return *error = "row " + std::to_string(c.row0 + first + (int)(i / (size_t)cols)) + " holds NaN or infinity", false;
-  const q8_status st = q8_matrix_quantize_rows(w->data(), c.row0 + first, count, rows, cols, blob);
-  if (st != Q8_OK) return *error = q8_status_str(st), false;
-  return true;
+  return tensor_rows_to_q8(t, (const unsigned char*)raw + (size_t)first * (size_t)cols * st_dtype_bytes(t), c.row0 + first, count,
+                           rows, cols, blob, w, error);
 }
 
 static uint64_t record_hash(const void* data, size_t n, uint64_t bind) {

@@ -38,6 +38,11 @@ bool tensor_chunk_convert(st_dtype t, const void* raw, const tensor_chunk& c, in
 // Rows of `cols` values per slice within slice_elements (at least one row: scales are per row,
 // so any split into rows converts exactly as the whole; docs/kernels.md).
 int tensor_chunk_slice_rows(int cols, uint64_t slice_elements);
+// Rows [row, row + count) of a (rows, cols) matrix into its q8 blob (after q8_matrix_begin), from
+// their raw bytes (dtype t, little-endian, row `row` first). False, with a reason, on NaN or
+// infinity. Scales are per row: any split into rows gives the bytes of the whole.
+bool tensor_rows_to_q8(st_dtype t, const void* raw, int row, int count, int rows, int cols, void* blob,
+                       std::vector<float>* scratch, std::string* error);
 // Rows [first, first + count) of chunk c (raw: the chunk's bytes, from its first row), as
 // tensor_chunk_convert does them: converting a chunk in slices gives the same bytes.
 bool tensor_chunk_convert_rows(st_dtype t, const void* raw, const tensor_chunk& c, int first, int count, int rows, int cols,

@@ -3,6 +3,7 @@
 #include "q8_format.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -39,8 +40,14 @@ static q8_sections q8_sections_for(uint64_t rows, uint64_t cols) {
   return s;
 }
 
-size_t q8_matrix_blob_bytes(int rows, int cols) {
-  return (size_t)q8_sections_for((uint64_t)rows, (uint64_t)cols).total_bytes;
+uint64_t q8_matrix_blob_bytes(int rows, int cols) {
+  return q8_sections_for((uint64_t)(rows > 0 ? rows : 0), (uint64_t)(cols > 0 ? cols : 0)).total_bytes;
+}
+
+// Dims a blob of this machine can hold: every offset into it then fits size_t.
+static bool q8_dims_ok(int rows, int cols) {
+  return rows > 0 && cols > 0 && rows <= Q8_MAX_DIM && cols <= Q8_MAX_DIM &&
+         q8_sections_for((uint64_t)rows, (uint64_t)cols).total_bytes <= (uint64_t)SIZE_MAX;
 }
 
 q8_status q8_matrix_parse(const void* bytes, size_t n_bytes, q8_matrix_view* out) {
@@ -81,7 +88,7 @@ q8_status q8_matrix_parse(const void* bytes, size_t n_bytes, q8_matrix_view* out
 }
 
 q8_status q8_matrix_begin(int rows, int cols, void* blob) {
-  if (rows <= 0 || cols <= 0 || rows > Q8_MAX_DIM || cols > Q8_MAX_DIM) return Q8_ERR_LAYOUT;
+  if (!q8_dims_ok(rows, cols)) return Q8_ERR_LAYOUT;
   if (((uintptr_t)blob & 3u) != 0) return Q8_ERR_ALIGN;
   const q8_sections s = q8_sections_for((uint64_t)rows, (uint64_t)cols);
   uint8_t* base = (uint8_t*)blob;
@@ -106,7 +113,7 @@ q8_status q8_matrix_begin(int rows, int cols, void* blob) {
 }
 
 q8_status q8_matrix_quantize_rows(const float* w, int row0, int n_rows, int rows, int cols, void* blob) {
-  if (rows <= 0 || cols <= 0 || rows > Q8_MAX_DIM || cols > Q8_MAX_DIM) return Q8_ERR_LAYOUT;
+  if (!q8_dims_ok(rows, cols)) return Q8_ERR_LAYOUT;
   if (row0 < 0 || n_rows < 0 || row0 > rows - n_rows) return Q8_ERR_LAYOUT;
   if (((uintptr_t)blob & 3u) != 0) return Q8_ERR_ALIGN;
   const q8_sections s = q8_sections_for((uint64_t)rows, (uint64_t)cols);
@@ -151,8 +158,8 @@ void q8_matrix_dequantize_ref(const q8_matrix_view* m, float* w) {
 
 q8_status q8_matrix_owned_init(q8_matrix_owned* m, const float* w, int rows, int cols) {
   std::memset(m, 0, sizeof *m);
-  if (rows <= 0 || cols <= 0 || rows > Q8_MAX_DIM || cols > Q8_MAX_DIM) return Q8_ERR_LAYOUT;
-  m->bytes = q8_matrix_blob_bytes(rows, cols);
+  if (!q8_dims_ok(rows, cols)) return Q8_ERR_LAYOUT;
+  m->bytes = (size_t)q8_matrix_blob_bytes(rows, cols);
   m->blob = ::operator new(m->bytes, std::align_val_t(Q8_ALIGN));
   q8_status st = q8_matrix_quantize_ref(w, rows, cols, m->blob);
   if (st == Q8_OK) st = q8_matrix_parse(m->blob, m->bytes, &m->view);

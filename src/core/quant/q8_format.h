@@ -75,8 +75,10 @@ enum q8_status {
 };
 const char* q8_status_str(q8_status s);
 
-// Bytes a blob of (rows, cols) takes.
-size_t q8_matrix_blob_bytes(int rows, int cols);
+// Bytes a blob of (rows, cols) takes, in 64 bits: a host may claim dims whose blob a 32-bit
+// size_t (wasm) cannot hold (65536 x 65536 is 4 GiB). Callers check it against what they can
+// allocate; the writers below refuse a blob larger than size_t counts (Q8_ERR_LAYOUT).
+uint64_t q8_matrix_blob_bytes(int rows, int cols);
 // Pure function over bytes: fills *out on Q8_OK, leaves it untouched otherwise.
 q8_status q8_matrix_parse(const void* bytes, size_t n_bytes, q8_matrix_view* out);
 

@@ -1,5 +1,4 @@
-// What every layer source shares (see layer_source.h): its plain data, progress sums and the
-// resident byte budget.
+// What every layer source shares (see layer_source.h): its plain data and progress sums.
 #include "core/source/layer_source.h"
 
 #include <algorithm>
@@ -22,18 +21,5 @@ void source_progress_add(source_progress* p, const fetch_item& it, bool done) {
   p->loaded += done ? it.bytes : it.state == FETCH_ITEM_LOADING ? it.loaded : 0;
   p->failed += it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED;
   p->loading += it.state == FETCH_ITEM_LOADING;
-}
-
-bool layer_room_make(int layer_count, const layer_room& r) {
-  while (r.occupied() + r.next > r.budget) {
-    int victim = -1;
-    for (int l = 0; l < layer_count; l++) {
-      const bool shown = r.want_results && std::find(r.want_results->begin(), r.want_results->end(), l) != r.want_results->end();
-      if (l == r.for_layer || l == r.want_whole || shown || !r.may_free(l)) continue;
-      if (victim < 0 || r.last_used(l) < r.last_used(victim)) victim = l;
-    }
-    if (victim < 0) return r.occupied() == 0;
-    r.free(victim);
-  }
-  return true;
+  p->waiting += it.state == FETCH_ITEM_IDLE && it.not_before > 0;
 }

@@ -21,6 +21,7 @@
 struct mlp_gate_counts;
 
 enum source_phase { SOURCE_EMPTY, SOURCE_OPENING, SOURCE_READY, SOURCE_FAILED };
+enum source_kind { SOURCE_PACK, SOURCE_CHECKPOINT };  // for the words: "the pack's manifest", "the checkpoint's files"
 
 struct source_probe {
   std::string label;                // the sentence, as the teacher gave it
@@ -43,6 +44,7 @@ struct source_progress {
   uint64_t loaded = 0, total = 0;  // bytes of what the current wants need
   int loading = 0, failed = 0;     // requests in flight, needed ones that failed
   int converting = 0;              // chunks whose bytes are in (counted in loaded), still being converted
+  int waiting = 0;                 // requests a host told to wait (429 with Retry-After): asked again soon
   bool paused = false;             // the user cancelled: nothing starts until retry
 };
 
@@ -61,27 +63,10 @@ struct source_failure {
 // Adds a failure unless the same file already failed the same way (one line per file and reason).
 void source_failure_add(std::vector<source_failure>* out, source_failure f);
 
-// [SECTION] the resident byte budget, kept the same way by every source
-// What a source tells layer_room_make about its layers (indices into source_model::layers).
-struct layer_room {
-  uint64_t budget = 0;  // bytes resident at once
-  uint64_t next = 0;    // bytes the coming request makes resident
-  int for_layer = -1;   // the layer it fills
-  int want_whole = -1;  // the layer the view needs whole
-  const std::vector<int>* want_results = nullptr;  // the layers whose gate results it shows
-  std::function<uint64_t()> occupied;      // bytes resident now, those being filled included
-  std::function<bool(int)> may_free;       // the layer holds bytes and has no request in flight
-  std::function<uint64_t(int)> last_used;  // a use clock
-  std::function<void(int)> free;           // frees the layer (and bumps the source's generation)
-};
-// Frees least recently used layers (never the one being filled, the one wanted whole or one whose
-// results are shown) until `next` more bytes fit the budget. False when nothing may go while
-// something is resident: the request waits (one layer may always load alone).
-bool layer_room_make(int layer_count, const layer_room& r);
-
 struct layer_source {
   virtual ~layer_source() = default;
   virtual source_phase phase() const = 0;
+  virtual source_kind kind() const = 0;
   virtual const std::string& location() const = 0;  // what it was opened with
   virtual const source_model& model() const = 0;    // meaningful when READY
 
@@ -110,6 +95,9 @@ struct layer_source {
   // Progress of what the current wants need, for one layer or all (-1).
   virtual source_progress progress(int layer) const = 0;
   virtual std::vector<source_failure> failures() const = 0;
+  // What the page should say that is no failure: a file that changed on the host, whose converted
+  // data was dropped and which is read again (STREAM_FILE_CHANGED).
+  virtual std::vector<source_failure> notices() const { return {}; }
   // The verified cache refused to keep something: "quota" or "unavailable" ("" when fine).
   virtual std::string storage_notice() const = 0;
   // For the benchmark and the header: body bytes received from the network and from the cache.

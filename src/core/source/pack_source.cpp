@@ -12,26 +12,45 @@ pack_source::pack_source(fetch_client* client, const std::string& base_url, doub
   queue_.client = client;
   queue_.sink = this;
   queue_.stall_seconds = options.stall_seconds;
+  manifest_queue_.client = client;
+  manifest_queue_.sink = this;
+  manifest_queue_.stall_seconds = options.stall_seconds;
   open_manifest(now);
 }
 
 pack_source::~pack_source() {
   fetch_queue_close(&queue_);
-  if (phase_ == SOURCE_OPENING) client_->fetch_cancel(manifest_request_);
+  fetch_queue_close(&manifest_queue_);
   client_->forget_sink(this);
 }
 
+// The manifest is a queue of one (the same stall rule as every request), asked for at once: for a
+// live link on the default pack, index.html's own request for it answers this one.
 void pack_source::open_manifest(double now) {
   phase_ = SOURCE_OPENING;
   manifest_failure_ = source_failure();
-  manifest_progress_at_ = now;
-  fetch_request r;
-  r.url = base_ + PACK_MANIFEST_FILE;
+  fetch_queue_close(&manifest_queue_);
+  fetch_item it;
+  it.request.url = base_ + PACK_MANIFEST_FILE;
   // Network first (a teacher may have re-converted the pack); the cached copy only when offline.
-  r.cache_key = r.url;
-  r.cache_first = false;
-  manifest_request_ = client_->fetch_start(this, r);
+  it.request.cache_key = it.request.url;
+  it.request.cache_first = false;
+  it.request.max_bytes = PACK_MANIFEST_MAX_BYTES;  // cut as it arrives: a host's endless "manifest" takes no memory
+  it.needed = true;
+  manifest_queue_.items.push_back(it);
+  manifest_queue_.now = now;
+  fetch_queue_start(&manifest_queue_, &manifest_queue_.items[0], now);
 }
+
+void pack_source::fail_manifest(const stream_error& e) {
+  fetch_queue_close(&manifest_queue_);
+  phase_ = SOURCE_FAILED;
+  manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, e};
+}
+
+// A host that ignores Range sends the whole file (probes.bin holds many blobs): allowed, but not an
+// endless one.
+static uint64_t pack_blob_max_bytes(const pack_blob& b) { return b.offset + b.bytes + (64ull << 20); }
 
 std::string pack_source::cache_key(const pack_blob& b) const {
   return base_ + b.file + "@" + std::to_string(b.offset) + "#" + pack_hash_hex(b.xxh3);
@@ -48,6 +67,7 @@ void pack_source::build_items() {
     it.request.length = b.bytes;
     it.request.cache_key = cache_key(b);
     it.request.cache_first = true;
+    it.request.max_bytes = pack_blob_max_bytes(b);
     it.bytes = b.bytes;
     it.owner_tag = (int)info_.size();
     queue_.items.push_back(it);
@@ -60,45 +80,39 @@ void pack_source::build_items() {
   for (size_t l = 0; l < m.layers.size(); l++)
     for (int part = 0; part < MLP_PART_COUNT; part++) add(ITEM_WEIGHT, -1, (int)l, part, m.layers[l].part[part]);
   layers_.assign(m.layers.size(), resident_layer());
+  residency_.reset(m.layers.size(), options_.resident_bytes);
   inputs_.assign(m.probes.size(), {});
   precomputed_.assign(m.probes.size(), std::vector<std::vector<float>>(m.layers.size()));
 }
 
 void pack_source::want(const std::vector<int>& result_layers, int whole_layer) {
-  want_results_.clear();
-  for (int l : result_layers) {
-    const int i = manifest_.find_layer(l);
-    if (i >= 0 && std::find(want_results_.begin(), want_results_.end(), i) == want_results_.end()) want_results_.push_back(i);
-  }
-  want_whole_ = whole_layer >= 0 ? manifest_.find_layer(whole_layer) : -1;
+  wants_.set(model_, result_layers, whole_layer);
+  refused_ = layer_wants_too_large(wants_, options_.resident_bytes, [&](int li, int part) { return part_bytes(li, part); });
 }
 
-// Which items the current wants need, and how soon: inputs, precomputed results, the whole
-// layer's gate, up, down, then the other gates in the order the view lists them (so the first
-// layer shown completes first at full bandwidth).
+// Which items the current wants need, and how soon (layer_wants::priority): inputs, precomputed
+// results, then the matrices; nothing of a matrix or layer that cannot fit the budget.
 void pack_source::mark_needs() {
   for (size_t i = 0; i < queue_.items.size(); i++) {
     fetch_item& it = queue_.items[i];
     const item_info& in = info_[i];
-    const auto wanted = std::find(want_results_.begin(), want_results_.end(), in.layer_index);
-    const bool results = wanted != want_results_.end();
     it.needed = false;
     switch (in.kind) {
-      case ITEM_INPUT: it.needed = it.state != FETCH_ITEM_DONE, it.priority = 0; break;
-      case ITEM_PRECOMPUTED: it.needed = it.state != FETCH_ITEM_DONE && results, it.priority = 1; break;
+      case ITEM_INPUT: it.needed = it.state != FETCH_ITEM_DONE, it.priority = LAYER_PRIORITY_INPUTS; break;
+      case ITEM_PRECOMPUTED:
+        it.needed = it.state != FETCH_ITEM_DONE && wants_.shown(in.layer_index), it.priority = LAYER_PRIORITY_PRECOMPUTED;
+        break;
       case ITEM_WEIGHT: {
-        const resident_layer& L = layers_[in.layer_index];
-        if (L.has[in.part]) break;
-        if (in.layer_index == want_whole_) {
-          it.needed = true;
-          it.priority = 2 + in.part;
-        } else if (in.part == MLP_GATE && results) {
-          it.needed = true;
-          it.priority = 5 + (int)(wanted - want_results_.begin());
-        }
+        const int priority = wants_.priority(in.layer_index, in.part);
+        if (layers_[in.layer_index].has[in.part] || priority < 0 || layer_refused(refused_, in.layer_index, in.part)) break;
+        it.needed = true;
+        it.priority = priority;
         break;
       }
     }
+    // A reservation whose request ended without its matrix (failed, cancelled) is given back.
+    if (in.kind == ITEM_WEIGHT && it.state != FETCH_ITEM_LOADING && !layers_[in.layer_index].has[in.part])
+      residency_.layers[in.layer_index].bytes[in.part] = 0;
     // Done weights that were evicted are fetched again (from the cache) when needed.
     if (in.kind == ITEM_WEIGHT && it.state == FETCH_ITEM_DONE && !layers_[in.layer_index].has[in.part]) it.state = FETCH_ITEM_IDLE;
   }
@@ -110,35 +124,21 @@ bool pack_source::layer_loading(int li) const {
   return false;
 }
 
-// Room for a new matrix of this layer (layer_room_make). Bytes in flight count as resident.
-bool pack_source::make_room(int for_layer) {
-  layer_room r;
-  r.budget = options_.resident_bytes;
-  for (size_t i = 0; i < queue_.items.size(); i++)
-    if (info_[i].kind == ITEM_WEIGHT && info_[i].layer_index == for_layer) r.next = std::max<uint64_t>(r.next, info_[i].blob.bytes);
-  r.for_layer = for_layer, r.want_whole = want_whole_, r.want_results = &want_results_;
-  r.occupied = [&]() {
-    uint64_t b = 0;
-    for (size_t i = 0; i < queue_.items.size(); i++) {
-      const item_info& in = info_[i];
-      if (in.kind != ITEM_WEIGHT) continue;
-      if (layers_[in.layer_index].has[in.part] || queue_.items[i].state == FETCH_ITEM_LOADING) b += in.blob.bytes;
-    }
-    return b;
-  };
-  r.may_free = [&](int l) { return layers_[l].any() && !layer_loading(l); };
-  r.last_used = [&](int l) { return layers_[l].last_used; };
-  r.free = [&](int l) { layers_[l] = resident_layer(), generation_++; };
-  return layer_room_make((int)layers_.size(), r);
+// Room for one matrix of this layer (layer_residency.h); it counts as resident from its request on.
+bool pack_source::make_room(int li, int part) {
+  if (!layer_residency_make_room(&residency_, li, part_bytes(li, part), wants_, [&](int l) { return layer_loading(l); },
+                                 [&](int l) { layers_[l] = resident_layer(), generation_++; }))
+    return false;
+  residency_.layers[li].bytes[part] = part_bytes(li, part);
+  return true;
 }
 
 void pack_source::pump(double now) {
-  if (phase_ == SOURCE_OPENING && now - manifest_progress_at_ > options_.stall_seconds) {
-    client_->fetch_cancel(manifest_request_);
-    phase_ = SOURCE_FAILED;
-    manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
-    manifest_failure_.error.fault = STREAM_STALLED;
-    manifest_failure_.error.seconds = options_.stall_seconds;
+  if (phase_ == SOURCE_OPENING) {
+    fetch_queue_expire(&manifest_queue_, now);
+    fetch_item& m = manifest_queue_.items[0];
+    if (m.state == FETCH_ITEM_FAILED) fail_manifest(m.error);  // stalled
+    else if (m.state == FETCH_ITEM_IDLE && fetch_queue_next(&manifest_queue_)) fetch_queue_start(&manifest_queue_, &m, now);  // after a 429's wait
   }
   if (phase_ != SOURCE_READY) return;
   mark_needs();
@@ -152,7 +152,7 @@ void pack_source::pump(double now) {
     fetch_item* it = fetch_queue_next(&queue_);
     if (!it) break;
     const item_info& in = info_[it->owner_tag];
-    if (in.kind == ITEM_WEIGHT && (weights_loading > 0 || !make_room(in.layer_index))) break;
+    if (in.kind == ITEM_WEIGHT && (weights_loading > 0 || !make_room(in.layer_index, in.part))) break;
     weights_loading += in.kind == ITEM_WEIGHT;
     fetch_queue_start(&queue_, it, now);
     loading++;
@@ -160,8 +160,7 @@ void pack_source::pump(double now) {
 }
 
 void pack_source::on_fetch_progress(uint32_t id, uint64_t loaded, double now) {
-  if (phase_ == SOURCE_OPENING && id == manifest_request_) manifest_progress_at_ = now;
-  fetch_queue_on_progress(&queue_, id, loaded, now);
+  fetch_queue_on_progress(phase_ == SOURCE_OPENING ? &manifest_queue_ : &queue_, id, loaded, now);
 }
 
 // The blob's bytes out of an answer: the range itself (206, or the cache), or a slice of the
@@ -172,6 +171,7 @@ static const unsigned char* pack_answer_bytes(const pack_blob& b, const fetch_re
     if (r.n != b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
     return body;
   }
+  if (r.cut && (r.status == 200 || r.status == 206)) return *e = stream_error_sizes(STREAM_TOO_LARGE, r.n, pack_blob_max_bytes(b)), nullptr;
   if (r.status == 206) {
     if (r.content_range_start != b.offset) return e->fault = STREAM_WRONG_RANGE, nullptr;
     if (r.n < b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.bytes, nullptr;
@@ -181,25 +181,18 @@ static const unsigned char* pack_answer_bytes(const pack_blob& b, const fetch_re
     if (r.n < b.offset + b.bytes) return e->fault = STREAM_TRUNCATED, e->got = r.n, e->want = b.offset + b.bytes, nullptr;
     return body + b.offset;
   }
-  *e = stream_error_from_status(r.status, r.error);
+  *e = fetch_answer_error(r);
   return nullptr;
 }
 
 void pack_source::on_manifest(const fetch_response& r) {
-  manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
-  if (r.status != 200 && !r.from_cache) {
-    manifest_failure_.error = stream_error_from_status(r.status == 206 ? 0 : r.status, r.error);
-    phase_ = SOURCE_FAILED;
-    return;
-  }
+  if (!r.from_cache && r.status == 429 && fetch_queue_retry_later(&manifest_queue_, &manifest_queue_.items[0], r)) return;
+  if (r.status != 200 && !r.from_cache) return fail_manifest(fetch_queue_answer_error(&manifest_queue_.items[0], r));
+  if (r.cut || r.n > PACK_MANIFEST_MAX_BYTES) return fail_manifest(stream_error_sizes(STREAM_TOO_LARGE, r.n, PACK_MANIFEST_MAX_BYTES));
   const std::string text((const char*)r.body, r.n);
   read_error why;
-  if (!pack_manifest_parse(text, &manifest_, &why)) {
-    manifest_failure_.error.fault = STREAM_FORMAT;
-    manifest_failure_.error.reason = why;  // worded by the page, in its language
-    phase_ = SOURCE_FAILED;
-    return;
-  }
+  if (!pack_manifest_parse(text, &manifest_, &why)) return fail_manifest(stream_error_of(STREAM_FORMAT, why));  // worded by the page
+  fetch_queue_close(&manifest_queue_);
   manifest_from_cache_ = r.from_cache;
   if (!r.from_cache) client_->cache_store(this, base_ + PACK_MANIFEST_FILE, text.data(), text.size());
   model_ = source_model();
@@ -217,7 +210,8 @@ void pack_source::on_manifest(const fetch_response& r) {
 
 void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double now) {
   (void)now;
-  if (phase_ == SOURCE_OPENING && id == manifest_request_) {
+  if (phase_ == SOURCE_OPENING) {
+    if (!fetch_queue_find(&manifest_queue_, id)) return;
     fetch_queue_count(&queue_, r);
     on_manifest(r);
     return;
@@ -240,7 +234,7 @@ void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double
       e.reason = read_error_in(READ_AT_FILE, STR_READ_Q8_MATRIX);  // (err: the CLI's English, with q8's detail)
     } else {
       L.has[in.part] = true;
-      L.last_used = ++use_clock_;
+      residency_.touch(in.layer_index);
     }
   }
   if (!bytes) {
@@ -260,10 +254,8 @@ void pack_source::on_fetch_response(uint32_t id, const fetch_response& r, double
 
 void pack_source::cancel() {
   if (phase_ == SOURCE_OPENING) {
-    client_->fetch_cancel(manifest_request_);
-    phase_ = SOURCE_FAILED;
-    manifest_failure_ = {PACK_MANIFEST_FILE, base_ + PACK_MANIFEST_FILE, {}};
-    manifest_failure_.error.fault = STREAM_CANCELLED;
+    fetch_queue_cancel(&manifest_queue_);
+    fail_manifest(stream_error_of(STREAM_CANCELLED));
   }
   fetch_queue_cancel(&queue_);
 }
@@ -282,7 +274,7 @@ const std::vector<float>* pack_source::probe_input(int probe) const {
 const q8_matrix_view* pack_source::matrix(int layer, mlp_part part) {
   const int li = phase_ == SOURCE_READY ? manifest_.find_layer(layer) : -1;
   if (li < 0 || !layers_[li].has[part]) return nullptr;
-  layers_[li].last_used = ++use_clock_;
+  residency_.touch(li);
   return &layers_[li].part[part].view;
 }
 
@@ -307,8 +299,7 @@ source_progress pack_source::progress(int layer) const {
     const item_info& in = info_[i];
     if (li >= 0 && in.layer_index != li) continue;
     const bool done = it.state == FETCH_ITEM_DONE;
-    const bool wanted_results = std::find(want_results_.begin(), want_results_.end(), in.layer_index) != want_results_.end();
-    const bool counts = done ? (in.kind != ITEM_PRECOMPUTED || wanted_results) : it.needed || it.state == FETCH_ITEM_LOADING;
+    const bool counts = done ? (in.kind != ITEM_PRECOMPUTED || wants_.shown(in.layer_index)) : it.needed || it.state == FETCH_ITEM_LOADING;
     if (counts) source_progress_add(&p, it, done);
   }
   p.paused = queue_.paused;
@@ -318,6 +309,10 @@ source_progress pack_source::progress(int layer) const {
 std::vector<source_failure> pack_source::failures() const {
   std::vector<source_failure> out;
   if (phase_ == SOURCE_FAILED) out.push_back(manifest_failure_);
+  for (const layer_too_large& t : refused_) {
+    const pack_blob& b = manifest_.layers[t.layer_index].part[t.part < 0 ? MLP_GATE : t.part];
+    source_failure_add(&out, layer_too_large_failure(t, options_.resident_bytes, b.file, base_ + b.file));
+  }
   for (size_t i = 0; i < queue_.items.size(); i++) {
     const fetch_item& it = queue_.items[i];
     if (it.state != FETCH_ITEM_FAILED) continue;

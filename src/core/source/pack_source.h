@@ -12,15 +12,13 @@
 
 #include "core/pack/pack_format.h"
 #include "core/pack/pack_read.h"
+#include "core/source/layer_residency.h"
 #include "core/source/layer_source.h"
 #include "core/stream/fetch_queue.h"
 
-// Weights resident at once: four layers of Qwen3.5-0.8B (3 x 3.5 MiB each), whatever their shape.
-#define PACK_SOURCE_RESIDENT_BYTES (4ull * 3 * 3670272)
-
 struct pack_source_options {
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
-  uint64_t resident_bytes = PACK_SOURCE_RESIDENT_BYTES;
+  uint64_t resident_bytes = SOURCE_RESIDENT_BYTES;  // layer_residency.h: the same budget as a checkpoint's
 };
 
 struct pack_source final : layer_source, fetch_sink {
@@ -29,6 +27,7 @@ struct pack_source final : layer_source, fetch_sink {
 
   // [SECTION] layer_source
   source_phase phase() const override { return phase_; }
+  source_kind kind() const override { return SOURCE_PACK; }
   const std::string& location() const override { return base_; }
   const source_model& model() const override { return model_; }
   void want(const std::vector<int>& result_layers, int whole_layer) override;
@@ -62,24 +61,24 @@ struct pack_source final : layer_source, fetch_sink {
   struct resident_layer {
     pack_matrix part[MLP_PART_COUNT];
     bool has[MLP_PART_COUNT] = {false, false, false};
-    uint64_t last_used = 0;
     bool any() const { return has[0] || has[1] || has[2]; }
   };
 
   void open_manifest(double now);
+  void fail_manifest(const stream_error& e);
   void on_manifest(const fetch_response& r);
   void build_items();
   void mark_needs();
-  bool make_room(int layer_index);
+  bool make_room(int layer_index, int part);
   bool layer_loading(int layer_index) const;
+  uint64_t part_bytes(int layer_index, int part) const { return manifest_.layers[layer_index].part[part].bytes; }
   std::string cache_key(const pack_blob& b) const;
 
   fetch_client* client_;
   std::string base_;
   pack_source_options options_;
   source_phase phase_ = SOURCE_OPENING;
-  uint32_t manifest_request_ = 0;
-  double manifest_progress_at_ = 0;
+  fetch_queue manifest_queue_;  // the manifest alone, while opening
   source_failure manifest_failure_;
   bool manifest_from_cache_ = false;
   pack_manifest manifest_;
@@ -89,8 +88,9 @@ struct pack_source final : layer_source, fetch_sink {
   std::vector<resident_layer> layers_;                       // one per manifest layer
   std::vector<std::vector<float>> inputs_;                   // [probe] (T, hidden)
   std::vector<std::vector<std::vector<float>>> precomputed_; // [probe][layer index] (T, inter)
-  std::vector<int> want_results_;                            // layer indices
-  int want_whole_ = -1;                                      // layer index
-  uint64_t use_clock_ = 0, generation_ = 1;
+  layer_wants wants_;
+  std::vector<layer_too_large> refused_;  // what the wants need that cannot fit the budget
+  layer_residency residency_;             // a matrix counts from its request on
+  uint64_t generation_ = 1;
   std::string storage_notice_;
 };

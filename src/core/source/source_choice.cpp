@@ -1,8 +1,9 @@
 // Choosing and opening the live views' source (see source_choice.h).
 #include "core/source/source_choice.h"
 
-#include "core/checkpoint_remote/checkpoint_source.h"
+#include "core/source/checkpoint_source.h"
 #include "core/source/pack_source.h"
+#include "core/strings.h"
 #include "core/url_state.h"
 
 source_choice source_choice_for(const lab_state& s, const std::string& default_pack) {
@@ -33,6 +34,7 @@ layer_source* source_choice_open(const source_choice& c, fetch_client* client, d
       o.stall_seconds = stall_seconds;
       o.probes = c.probes;
       o.tokenizer = tokenizer;
+      o.lesson_sentence = tr(STR_LESSON_SENTENCE);  // the reader takes the sentence as data (the same in both languages)
       return new checkpoint_source(client, loc, now, o);
     }
   }

@@ -2,18 +2,32 @@
 #include "core/stream/fetch_queue.h"
 
 int fetch_queue_expire(fetch_queue* q, double now) {
+  q->now = now;
   int loading = 0;
   for (fetch_item& it : q->items) {
     if (it.state != FETCH_ITEM_LOADING) continue;
-    if (now - it.last_progress > q->stall_seconds) {
-      q->client->fetch_cancel(it.id);
-      it.state = FETCH_ITEM_FAILED;
-      it.error = stream_error();
-      it.error.fault = STREAM_STALLED;
-      it.error.seconds = q->stall_seconds;
-    } else {
+    if (now - it.window_start <= q->stall_seconds) {
       loading++;
+      continue;
     }
+    // The window is over: enough came (or all that was still to come), or it has stalled. With
+    // nothing left to come, the answer itself is late: one byte stands for it.
+    const uint64_t left = it.bytes > it.received ? it.bytes - it.received : 0;
+    uint64_t need = it.bytes > 0 && left < q->stall_min_bytes ? left : q->stall_min_bytes;
+    if (need == 0) need = 1;
+    const uint64_t came = it.received - it.window_received;
+    if (came >= need) {
+      it.window_start = now;
+      it.window_received = it.received;
+      loading++;
+      continue;
+    }
+    q->client->fetch_cancel(it.id);
+    it.state = FETCH_ITEM_FAILED;
+    it.error = stream_error();
+    it.error.fault = STREAM_STALLED;
+    it.error.seconds = q->stall_seconds;
+    it.error.got = came;
   }
   return loading;
 }
@@ -28,7 +42,7 @@ fetch_item* fetch_queue_next(fetch_queue* q) {
   if (q->paused) return nullptr;
   fetch_item* best = nullptr;
   for (fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) &&
+    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now &&
         !(q->one_per_url && url_loading(q, it.request.url)))
       best = &it;
   return best;
@@ -36,8 +50,9 @@ fetch_item* fetch_queue_next(fetch_queue* q) {
 
 void fetch_queue_start(fetch_queue* q, fetch_item* it, double now) {
   it->state = FETCH_ITEM_LOADING;
-  it->loaded = 0;
-  it->last_progress = now;
+  it->loaded = it->received = it->window_received = 0;
+  it->window_start = now;
+  it->not_before = 0;
   it->error = stream_error();
   fetch_request r = it->request;
   if (it->bypass_cache) r.cache_key.clear();
@@ -52,14 +67,16 @@ fetch_item* fetch_queue_find(fetch_queue* q, uint32_t id) {
 }
 
 void fetch_queue_on_progress(fetch_queue* q, uint32_t id, uint64_t loaded, double now) {
+  (void)now;  // the stall rule looks at windows (fetch_queue_expire)
   if (fetch_item* it = fetch_queue_find(q, id)) {
+    it->received = loaded;
     it->loaded = loaded < it->bytes ? loaded : it->bytes;
-    it->last_progress = now;
   }
 }
 
 void fetch_queue_done(fetch_queue*, fetch_item* it) {
   it->state = FETCH_ITEM_DONE;
+  it->waited = 0;  // a later request of it may be told to wait once again
   it->loaded = it->bytes;
   it->bypass_cache = false;
   it->error = stream_error();
@@ -68,11 +85,27 @@ void fetch_queue_done(fetch_queue*, fetch_item* it) {
 void fetch_queue_fail(fetch_queue*, fetch_item* it, const stream_error& e) {
   it->state = FETCH_ITEM_FAILED;
   it->error = e;
+  if (e.fault == STREAM_TOO_MANY_REQUESTS) it->error.seconds = it->waited;
+}
+
+bool fetch_queue_retry_later(fetch_queue* q, fetch_item* it, const fetch_response& r) {
+  if (r.from_cache || r.status != 429 || r.retry_after < 0 || r.retry_after > FETCH_QUEUE_RETRY_AFTER_MAX || it->waited > 0)
+    return false;
+  it->state = FETCH_ITEM_IDLE;
+  it->waited = r.retry_after > 0 ? r.retry_after : 0.001;  // "0": asked again at once, but only once
+  it->not_before = q->now + r.retry_after;
+  return true;
 }
 
 void fetch_queue_refetch(fetch_item* it) {
   it->state = FETCH_ITEM_IDLE;
   it->bypass_cache = true;
+}
+
+stream_error fetch_queue_answer_error(const fetch_item* it, const fetch_response& r) {
+  stream_error e = fetch_answer_error(r);
+  if (e.fault == STREAM_TOO_MANY_REQUESTS) e.seconds = it->waited;
+  return e;
 }
 
 void fetch_queue_count(fetch_queue* q, const fetch_response& r) { (r.from_cache ? q->bytes_cache : q->bytes_network) += r.n; }
@@ -91,7 +124,7 @@ void fetch_queue_cancel(fetch_queue* q) {
 void fetch_queue_retry(fetch_queue* q) {
   q->paused = false;
   for (fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_FAILED) it.state = FETCH_ITEM_IDLE;
+    if (it.state == FETCH_ITEM_FAILED) it.state = FETCH_ITEM_IDLE, it.waited = 0, it.not_before = 0;
 }
 
 void fetch_queue_close(fetch_queue* q) {

@@ -1,8 +1,10 @@
 // The scheduling half of a layer source: the byte ranges it may need, which of them are in
 // flight, their progress and their stalls. A source lists its items once, then each pump says
 // which are needed and how urgent they are; the queue starts the most urgent, at most
-// max_in_flight at a time (sokol_fetch's "lanes"), and gives up one that brings no byte for
-// stall_seconds. Answers and verification stay with the source: it finds the item an answer
+// max_in_flight at a time (sokol_fetch's "lanes"), and gives up one that brings too little for
+// too long: fewer than stall_min_bytes (or all it still has to bring) in a window of stall_seconds,
+// so a host trickling a byte a second stalls as surely as one that sends nothing. A 429 with a
+// Retry-After is honoured once: the item waits that long, then is asked again. Answers and verification stay with the source: it finds the item an answer
 // belongs to and marks it done or failed. Pure core: no clock of its own, no platform.
 #pragma once
 
@@ -14,7 +16,12 @@
 #include "core/stream/stream_error.h"
 
 enum { FETCH_QUEUE_MAX_IN_FLIGHT = 2 };
-#define FETCH_QUEUE_STALL_SECONDS 20.0  // the page's default; tests pass a shorter one
+#define FETCH_QUEUE_STALL_SECONDS 20.0  // the page's default window; tests pass a shorter one
+// Bytes a request must bring per window: 16 KiB in 20 s (0.8 KB/s), far under a 2G link's 5 KB/s
+// or fast 3G's 200 KB/s; a host sending a byte a second (20 bytes a window) stalls.
+#define FETCH_QUEUE_STALL_MIN_BYTES (16u << 10)
+// The longest Retry-After honoured: a host that asks for more is said to refuse, and Retry is the user's.
+#define FETCH_QUEUE_RETRY_AFTER_MAX 60.0
 
 enum fetch_item_state { FETCH_ITEM_IDLE, FETCH_ITEM_LOADING, FETCH_ITEM_DONE, FETCH_ITEM_FAILED };
 
@@ -28,8 +35,12 @@ struct fetch_item {
   // Kept by the queue:
   fetch_item_state state = FETCH_ITEM_IDLE;
   uint32_t id = 0;
-  uint64_t loaded = 0;
-  double last_progress = 0;
+  uint64_t loaded = 0;        // of `bytes`, for progress
+  uint64_t received = 0;      // body bytes come so far (a whole file's may pass `bytes`)
+  double window_start = 0;    // the stall rule's window: its start and `received` then
+  uint64_t window_received = 0;
+  double not_before = 0;      // a 429's Retry-After: not asked again before this time (0 once it is)
+  double waited = 0;          // seconds a 429 made it wait already (once only)
   bool bypass_cache = false;  // its cached copy failed verification: ask the network
   stream_error error;
 };
@@ -39,6 +50,8 @@ struct fetch_queue {
   fetch_sink* sink = nullptr;
   int max_in_flight = FETCH_QUEUE_MAX_IN_FLIGHT;
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
+  uint64_t stall_min_bytes = FETCH_QUEUE_STALL_MIN_BYTES;
+  double now = 0;       // the last expire's time: a 429's wait is measured against it
   bool paused = false;  // after Cancel, until Retry
   // At most one request per URL in flight: a browser's HTTP cache, given two range requests of one
   // URL at once, may send one of them to the host twice (native_fetch::cache_race).
@@ -47,9 +60,10 @@ struct fetch_queue {
   uint64_t bytes_network = 0, bytes_cache = 0;
 };
 
-// Gives up requests that brought nothing for stall_seconds; returns how many are in flight.
+// Gives up requests that brought too little in their window (STREAM_STALLED); returns how many
+// are in flight.
 int fetch_queue_expire(fetch_queue* q, double now);
-// The most urgent needed idle item, or null (also when paused).
+// The most urgent needed idle item whose Retry-After has passed, or null (also when paused).
 fetch_item* fetch_queue_next(fetch_queue* q);
 void fetch_queue_start(fetch_queue* q, fetch_item* it, double now);
 // The loading item an answer belongs to, or null (cancelled, superseded, or never ours).
@@ -60,6 +74,12 @@ void fetch_queue_done(fetch_queue* q, fetch_item* it);
 void fetch_queue_fail(fetch_queue* q, fetch_item* it, const stream_error& e);
 // A cached copy that failed verification: drop it and ask the network next time round.
 void fetch_queue_refetch(fetch_item* it);
+// A 429 with a Retry-After of at most FETCH_QUEUE_RETRY_AFTER_MAX, the first time: the item waits
+// that long, then is asked again (true). Otherwise false: the caller fails it, and a second 429
+// says how long it waited.
+bool fetch_queue_retry_later(fetch_queue* q, fetch_item* it, const fetch_response& r);
+// The fault of an answer with no usable body (fetch_answer_error), with the wait a 429 was given.
+stream_error fetch_queue_answer_error(const fetch_item* it, const fetch_response& r);
 // Counts an answer's body towards bytes_network / bytes_cache.
 void fetch_queue_count(fetch_queue* q, const fetch_response& r);
 // Cancel: what is in flight fails as cancelled, nothing new starts until retry.

@@ -16,8 +16,15 @@ struct fetch_response {
   size_t n = 0;
   uint64_t content_range_start = 0;  // from Content-Range on 206 (0 when absent)
   uint64_t total_size = 0;           // the file's size from Content-Range ".../SIZE" or a 200's length (0: unknown)
-  std::string etag;                  // the ETag header, when the server sends one (and exposes it)
+  std::string etag;                  // the ETag header the server sent (and exposed), never a cache's
   std::string error;         // the platform's words when status is 0
+  // The body passed the request's max_bytes and the transport stopped it as it arrived: body is
+  // empty and n says how many bytes had come (more than max_bytes). Nothing of it is kept.
+  bool cut = false;
+  double retry_after = -1;   // a 429's Retry-After in seconds (-1: none sent)
+  // status 0 after the host answered with a redirect the browser would not follow to its end (a
+  // loop, another scheme, or a target that refuses this page by CORS), where the platform can tell.
+  bool redirect_failed = false;
 };
 
 // Where answers go. Called between frames, never from inside fetch_start.
@@ -36,6 +43,14 @@ struct fetch_request {
   // otherwise only when the network fails (the manifest, which a teacher may have re-made).
   std::string cache_key;
   bool cache_first = false;
+  // The transport stops the body once more than this many bytes have come, as they arrive (a
+  // 3 GiB config.json is cut at its limit instead of filling the memory), and answers `cut`.
+  // 0: no limit (the request's own length bounds a 206).
+  uint64_t max_bytes = 0;
+  // Past every HTTP cache, straight from the host: the answer's identity (its ETag and size) is
+  // checked against the file's, so it must be the host's own (a browser revalidating a cached
+  // range with If-Range reports the cached ETag while the host sends the new file's bytes).
+  bool fresh = false;
 };
 
 struct fetch_client {

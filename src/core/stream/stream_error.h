@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/read_error.h"
+#include "core/stream/fetch_seam.h"
 
 enum stream_fault {
   STREAM_OK,
@@ -29,6 +30,12 @@ enum stream_fault {
   STREAM_NOT_SWIGLU,         // no gate_proj, or hidden_act is not silu
   STREAM_MIXTURE_OF_EXPERTS, // many MLPs per layer, not the lesson's one
   STREAM_NEEDS_IDS,          // no tokenizer we know for this model: the link must carry ids=
+  // What a hostile or careless host can do (issue 22, items 19-24):
+  STREAM_TOO_LARGE,          // the file is larger than the page reads for it (want: the limit); stopped as it came
+  STREAM_FILE_CHANGED,       // the file's ETag or size is not its header's: what came from it is dropped, read again
+  STREAM_NO_ROOM,            // more than the page holds at once (want: bytes needed, got: the page's budget)
+  STREAM_TOO_MANY_REQUESTS,  // 429 again after waiting the Retry-After once (seconds: how long it waited)
+  STREAM_REDIRECT,           // a redirect the browser would not follow: a loop, another scheme, or CORS at its target
   STREAM_FAULT_COUNT
 };
 
@@ -36,11 +43,25 @@ struct stream_error {
   stream_fault fault = STREAM_OK;
   int status = 0;       // the HTTP status, when there was one
   uint64_t got = 0, want = 0;  // bytes, for truncations
-  double seconds = 0;          // the stall limit, for stalls
+  double seconds = 0;          // the stall window, for stalls (got: the bytes that came in it, when any)
   read_error reason;    // STREAM_FORMAT: why the bytes could not be read, as data (worded by the page)
   std::string detail;   // what is no language: a dtype's name, a tensor name; or the platform's words
+  // STREAM_NEEDS_IDS because the checkpoint's tokenizer.json could not be fetched: that fetch's
+  // fault (its status, sizes and words are this error's own fields).
+  stream_fault cause = STREAM_OK;
   bool failed() const { return fault != STREAM_OK; }
 };
 
+// A fault with its reason as data (worded by the page, in its language), or with a detail that
+// is no language (a dtype's name).
+stream_error stream_error_of(stream_fault f, read_error why = read_error());
+stream_error stream_error_detail(stream_fault f, const std::string& detail);
+// Sizes: STREAM_TOO_LARGE (got: what came, want: the limit), STREAM_NO_ROOM (want: needed, got: budget),
+// STREAM_TRUNCATED (got of want).
+stream_error stream_error_sizes(stream_fault f, uint64_t got, uint64_t want);
+
 // The fault an HTTP status (0: none) stands for.
 stream_error stream_error_from_status(int status, const std::string& platform_words);
+// The fault of a network answer with no usable body: its status's, or a redirect the browser
+// would not follow (STREAM_REDIRECT). A 206 where a whole file was asked counts as no answer.
+stream_error fetch_answer_error(const fetch_response& r);

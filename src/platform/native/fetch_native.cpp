@@ -9,7 +9,7 @@ uint32_t native_fetch::fetch_start(fetch_sink* sink, const fetch_request& q) {
   const uint32_t id = next_id++;
   bool doubled = false;
   for (const request& other : queue) doubled |= cache_race && !other.cancelled && other.q.url == q.url;
-  queue.push_back({id, sink, q, false, doubled});
+  queue.push_back({id, sink, q, false, doubled, 0});
   return id;
 }
 
@@ -98,9 +98,14 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
     if (fi->second.times > 0) fi->second.times--;
   }
   if (f.stall) return false;
-  if (f.drop) {
+  if (f.trickle) {
+    trickling[rq.id] = f.trickle;
+    return false;
+  }
+  if (f.drop || f.redirect_failed) {
     r->status = 0;
-    r->error = "connection reset";
+    r->error = f.drop ? "connection reset" : "redirect not followed";
+    r->redirect_failed = f.redirect_failed;
     return true;
   }
   uint64_t size = 0;
@@ -111,8 +116,11 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   }
   if (f.status) {
     r->status = f.status;
+    r->retry_after = f.retry_after;
     return true;
   }
+  auto tag = etags.find(file);
+  if (tag != etags.end()) r->etag = tag->second;
   const bool ranged = q.length > 0 && !f.ignore_range;
   if (ranged && q.begin >= size) {
     r->status = 416;
@@ -120,14 +128,20 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   }
   const uint64_t begin = ranged ? q.begin : 0;
   const uint64_t n = ranged ? std::min<uint64_t>(q.length, size - q.begin) : size;
+  r->status = ranged ? 206 : 200;
+  r->content_range_start = begin;
+  r->total_size = size;
+  if (q.max_bytes && n > q.max_bytes) {  // stopped as it came: one byte past the limit, nothing kept
+    r->cut = true;
+    r->n = (size_t)q.max_bytes + 1;
+    network_bytes += r->n;
+    return true;
+  }
   body->assign((size_t)n, '\0');
   if (n) files->read(file, begin, (size_t)n, &(*body)[0], &err);
   if (f.truncate) body->resize(body->size() / 2);
   if (f.corrupt && !body->empty()) (*body)[body->size() / 3] ^= 0x40;
   network_bytes += body->size() * (rq.doubled ? 2 : 1);
-  r->status = ranged ? 206 : 200;
-  r->content_range_start = begin;
-  r->total_size = size;
   return true;
 }
 
@@ -141,15 +155,26 @@ int native_fetch::deliver(double now) {
       if (!q.cancelled) stalled.push_back(q);
       continue;
     }
+    auto trickle = trickling.find(q.id);
+    if (trickle != trickling.end()) {  // a few more bytes, never the answer
+      if (!q.cancelled) {
+        q.trickled += trickle->second;
+        network_bytes += trickle->second;
+        q.sink->on_fetch_progress(q.id, q.trickled, now);
+        stalled.push_back(q);
+      }
+      continue;
+    }
     fetch_response r;
     std::string body;
     if (!answer(q, &r, &body)) {
-      stalled_ids.push_back(q.id);
+      if (!trickling.count(q.id)) stalled_ids.push_back(q.id);
       if (!q.cancelled) stalled.push_back(q);
       continue;
     }
     r.body = body.data();
-    r.n = body.size();
+    if (!r.cut) r.n = body.size();
+    largest_body = std::max<uint64_t>(largest_body, body.size());
     q.sink->on_fetch_progress(q.id, r.n, now);
     q.sink->on_fetch_response(q.id, r, now);  // may queue new requests: the loop answers them too
     answered++;

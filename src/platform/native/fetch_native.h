@@ -1,8 +1,10 @@
 // The fetch seam's twin (core/stream/fetch_seam.h): answers from a byte source (files in memory
 // or a directory) instead of the network, as a Range-honouring static server would, with a
 // cache in memory and faults to inject per file: HTTP errors, a server that ignores Range, a
-// truncated or corrupted body, a dropped connection, a stall, a full cache. Nothing in it is
-// specific to a platform, so the streaming tests run natively and as wasm.
+// truncated or corrupted body, a dropped connection, a stall, a host that trickles, a 429 with
+// Retry-After, a redirect the browser would not follow, a full cache. Like the page's transport it
+// stops a body at the request's max_bytes (answering `cut`) and sends each file's ETag. Nothing in
+// it is specific to a platform, so the streaming tests run natively and as wasm.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,9 @@ struct fetch_fault {
   bool corrupt = false;    // one byte flipped
   bool drop = false;       // the connection drops: status 0
   bool stall = false;      // never answers
+  uint64_t trickle = 0;    // sends this many bytes per deliver() and never finishes (a 1 byte/s host)
+  double retry_after = -1; // with status 429: the Retry-After it sends
+  bool redirect_failed = false;  // status 0 after a redirect the browser would not follow
   int times = -1;          // how many requests it hits (-1: all)
 };
 
@@ -29,6 +34,7 @@ struct native_fetch : fetch_client {
   byte_source* files = nullptr;
   std::string base;  // URLs under this prefix map to files; others are 404
   std::map<std::string, fetch_fault> faults;  // by file name
+  std::map<std::string, std::string> etags;   // the ETag each file is sent with (none when absent)
   std::map<std::string, std::string> cache;
   size_t cache_quota = (size_t)-1, cache_used = 0;  // the storage's quota (full: "quota")
   cache_lru lru;  // the cache's own byte budget, as in the page: least recently used out
@@ -40,8 +46,9 @@ struct native_fetch : fetch_client {
   // host twice after the 302 (seen in the browser tests under load: one request by the page, two
   // at the host). Modelled as always: such a request's bytes are sent twice.
   bool cache_race = false;
-  // What went over the "network", for the tests' byte counts.
+  // What went over the "network", for the tests' byte counts (a cut body counts what came).
   uint64_t network_bytes = 0;
+  uint64_t largest_body = 0;  // the largest body it handed to a sink (the memory a hostile file could take)
   int network_requests = 0, cache_hits = 0;
   std::vector<std::string> requested;  // file names in request order
 
@@ -58,10 +65,11 @@ struct native_fetch : fetch_client {
   std::vector<std::string> pending_urls() const;  // what is in flight now
 
  private:
-  struct request { uint32_t id; fetch_sink* sink; fetch_request q; bool cancelled; bool doubled; };
+  struct request { uint32_t id; fetch_sink* sink; fetch_request q; bool cancelled; bool doubled; uint64_t trickled; };
   std::deque<request> queue;
   uint32_t next_id = 1;
   std::vector<std::pair<fetch_sink*, std::string>> store_failures;
   std::vector<uint32_t> stalled_ids;  // never answered (until cancelled)
+  std::map<uint32_t, uint64_t> trickling;  // id -> bytes per deliver
   bool answer(const request& q, fetch_response* r, std::string* body);
 };

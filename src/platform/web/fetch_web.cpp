@@ -1,8 +1,7 @@
-// emscripten-fetch + IndexedDB behind the fetch seam (see fetch_web.h).
+// fetch() + IndexedDB behind the fetch seam (see fetch_web.h).
 #include "platform/web/fetch_web.h"
 
 #include <emscripten.h>
-#include <emscripten/fetch.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -111,31 +110,77 @@ EM_JS(void, js_idb_clear, (void), {
   }).catch(() => {});
 });
 
-// [SECTION] requests
-// One GET into memory; `done` gets success and failure alike (read f->status, then close it).
-// `range` ("bytes=0-99") and `progress` may be null.
-//
-// EMSCRIPTEN_FETCH_REPLACE (with -sFETCH_SUPPORT_INDEXEDDB=0, cmake/web.cmake) is what makes
-// cancelling safe: the XHR is opened, given its headers and sent inside emscripten_fetch. Without
-// it Emscripten 3.1.6 first looks in its own IndexedDB and opens the XHR later, from the fetch
-// struct; a request cancelled meanwhile (a host refusing CORS fails the source, which cancels
-// what is in flight) had its struct and header strings freed by emscripten_fetch_close, and the
-// late XHR read them: Chromium's "setRequestHeader ... non ISO-8859-1 code point", and a request
-// nobody could abort. js_fetch_started checks that the XHR exists once emscripten_fetch returns.
-static emscripten_fetch_t* fetch_web_get(const char* url, const char* range, void* user, void (*done)(emscripten_fetch_t*),
-                                  void (*progress)(emscripten_fetch_t*)) {
-  emscripten_fetch_attr_t attr;
-  emscripten_fetch_attr_init(&attr);
-  std::strcpy(attr.requestMethod, "GET");
-  attr.attributes = EMSCRIPTEN_FETCH_LOAD_TO_MEMORY | EMSCRIPTEN_FETCH_REPLACE;  // skip Emscripten's own IndexedDB cache
-  attr.onsuccess = done;
-  attr.onerror = done;
-  attr.onprogress = progress;
-  attr.userData = user;
-  const char* headers[] = {"Range", range, nullptr};
-  if (range) attr.requestHeaders = headers;  // copied by emscripten_fetch before it returns
-  return emscripten_fetch(&attr, url);
-}
+// [SECTION] requests: fetch() through EM_JS (not Emscripten's XHR-based Fetch). Three things an
+// XHR cannot do, each a hostile host's way in (issue 22):
+//   - `cache: "no-store"` for a request whose identity is checked (fetch_request::fresh): Chromium
+//     revalidated cached ranges with If-Range and the XHR then reported the cached entry's ETag
+//     while the host sent the new file's bytes; past the cache, the ETag is the host's own;
+//   - the body read as a stream, counted as it comes and stopped at max_bytes (a 3 GiB config.json
+//     takes 4 MiB of the network and nothing of the heap: chunks stay in JS until the body is whole,
+//     then are copied into the heap once);
+//   - a failed request asked again with `redirect: "manual"`: an opaque redirect there means the
+//     host redirected and the browser would not follow (a loop, javascript:, CORS at the target).
+// Nothing here touches the DOM: a worker's module can link this file with the same callbacks.
+EM_JS(void, js_fetch_start, (uint32_t id, const char* url, double begin, double length, double max_bytes, int fresh), {
+  const table = Module.labFetches || (Module.labFetches = new Map());
+  const ctl = new AbortController();
+  table.set(id, ctl);
+  const u = UTF8ToString(url);
+  const headers = {};
+  if (length > 0) headers.Range = "bytes=" + begin + "-" + (begin + length - 1);
+  const init = { headers: headers, signal: ctl.signal, cache: fresh ? "no-store" : "default" };
+  const str = (s) => { const n = lengthBytesUTF8(s) + 1, p = _malloc(n); stringToUTF8(s, p, n); return p; };
+  // Reports once to C: the status, the body (in the heap only when whole and within its limit).
+  const answer = (status, chunks, n, cut, res, why, redirected) => {
+    if (table.get(id) !== ctl) return;  // cancelled meanwhile
+    table.delete(id);
+    const h = (k) => (res && res.headers.get(k)) || "";
+    let p = 0;
+    if (!cut && chunks && n > 0) {
+      p = _malloc(n);
+      let at = 0;
+      for (const c of chunks) { HEAPU8.set(c, p + at); at += c.length; }
+    }
+    const ra = h("retry-after");
+    const wait = ra === "" ? -1 : /^[0-9]+$/.test(ra.trim()) ? Number(ra) : Math.max(0, (Date.parse(ra) - Date.now()) / 1000);
+    const s = [str(h("etag")), str(h("content-range")), str(why || "")];
+    Module._lab_on_fetch_answer(id, status, p, n, cut ? 1 : 0, s[0], s[1], isFinite(wait) ? wait : -1, s[2], redirected ? 1 : 0);
+    s.forEach((x) => _free(x));
+    if (p) _free(p);
+  };
+  fetch(u, init).then(async (res) => {
+    const chunks = [];
+    let n = 0;
+    const reader = res.body ? res.body.getReader() : null;
+    for (;;) {
+      const got = reader ? await reader.read() : { done: true };
+      if (table.get(id) !== ctl) return;
+      if (got.done) break;
+      n += got.value.length;
+      if (max_bytes > 0 && n > max_bytes) {  // stopped as it comes: nothing of it is kept
+        answer(res.status, null, n, true, res, "", false);
+        ctl.abort();
+        return;
+      }
+      chunks.push(got.value);
+      Module._lab_on_fetch_progress(id, n);
+    }
+    answer(res.status, chunks, n, false, res, "", false);
+  }).catch((e) => {
+    if (table.get(id) !== ctl) return;  // our own abort
+    fetch(u, Object.assign({}, init, { redirect: "manual" }))
+      .then((r) => answer(0, null, 0, false, null, String(e), r.type === "opaqueredirect"),
+            () => answer(0, null, 0, false, null, String(e), false));
+  });
+});
+
+// Aborts a request; its promise's handlers find it gone and do nothing.
+EM_JS(void, js_fetch_abort, (uint32_t id), {
+  const table = Module.labFetches, ctl = table && table.get(id);
+  if (!ctl) return;
+  table.delete(id);
+  ctl.abort();
+});
 
 namespace {
 struct web_request {
@@ -143,8 +188,10 @@ struct web_request {
   std::string url, key;
   uint64_t begin = 0, length = 0;
   bool cache_first = false;
+  bool fresh = false;     // past the HTTP cache (fetch_request::fresh)
+  uint64_t max_bytes = 0;
   bool fallback = false;  // the network failed: the cache is the last resort (the manifest)
-  emscripten_fetch_t* fetch = nullptr;
+  bool in_flight = false; // a fetch() runs for it (js_fetch_abort on cancel)
 };
 
 struct web_fetch : fetch_client {
@@ -204,83 +251,18 @@ struct web_fetch : fetch_client {
 
 web_fetch g_fetch;
 
-uint32_t fetch_id(emscripten_fetch_t* f) { return (uint32_t)(uintptr_t)f->userData; }
-
-// Content-Range: bytes 100-199/1000 -> 100. Cross-origin servers expose it only if they list it
-// in Access-Control-Expose-Headers; without it a 206 is taken to start where it was asked.
-uint64_t content_range_start(emscripten_fetch_t* f, uint64_t asked) {
-  size_t n = emscripten_fetch_get_response_headers_length(f);
-  std::string h(n + 1, '\0');
-  emscripten_fetch_get_response_headers(f, &h[0], n + 1);
-  for (char& c : h) c = (char)std::tolower((unsigned char)c);
-  size_t at = h.find("content-range:");
-  if (at == std::string::npos) return asked;
-  at = h.find("bytes", at);
-  if (at == std::string::npos) return asked;
-  return std::strtoull(h.c_str() + at + 5, nullptr, 10);
+// Content-Range: "bytes 100-199/1000" -> start 100 and the file's size 1000 ("*": unknown, 0).
+// Cross-origin hosts expose it only if they list it in Access-Control-Expose-Headers; without it a
+// 206 is taken to start where it was asked, and the file's size is unknown.
+void parse_content_range(const std::string& cr, uint64_t asked, uint64_t* start, uint64_t* total) {
+  *start = asked;
+  *total = 0;
+  const size_t at = cr.find("bytes");
+  if (at == std::string::npos) return;
+  *start = std::strtoull(cr.c_str() + at + 5, nullptr, 10);
+  const size_t slash = cr.find('/');
+  if (slash != std::string::npos && slash + 1 < cr.size() && cr[slash + 1] != '*') *total = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
 }
-
-// One response header's value, "" when absent (or not exposed to this page by CORS).
-std::string response_header(emscripten_fetch_t* f, const char* name) {
-  size_t n = emscripten_fetch_get_response_headers_length(f);
-  std::string h(n + 1, '\0');
-  emscripten_fetch_get_response_headers(f, &h[0], n + 1);
-  h = "\n" + std::string(h.c_str());
-  std::string lower = h;
-  for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-  size_t at = lower.find("\n" + std::string(name) + ":");
-  if (at == std::string::npos) return "";
-  at += std::strlen(name) + 2;
-  size_t end = h.find_first_of("\r\n", at);
-  std::string v = h.substr(at, end == std::string::npos ? std::string::npos : end - at);
-  const size_t b = v.find_first_not_of(' '), e = v.find_last_not_of(' ');
-  return b == std::string::npos ? "" : v.substr(b, e - b + 1);
-}
-
-// The file's size and version, which a checkpoint read by ranges checks every answer against:
-// Content-Range's "/SIZE" on a 206 (the whole body's length on a 200), and the ETag.
-void response_file_identity(emscripten_fetch_t* f, fetch_response* r) {
-  r->etag = response_header(f, "etag");
-  if (f->status == 200) r->total_size = (uint64_t)f->numBytes;
-  if (f->status == 206) {
-    const std::string cr = response_header(f, "content-range");
-    const size_t slash = cr.find('/');
-    if (slash != std::string::npos && slash + 1 < cr.size() && cr[slash + 1] != '*')
-      r->total_size = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
-  }
-}
-
-void on_fetch_done(emscripten_fetch_t* f) {
-  const uint32_t id = fetch_id(f);
-  auto it = g_fetch.live.find(id);
-  if (it == g_fetch.live.end() || it->second.fetch != f) return;  // cancelled: fetch_cancel closes it
-  web_request& q = it->second;
-  q.fetch = nullptr;
-  if (f->status == 0 && !q.key.empty() && !q.cache_first) {  // offline: try the verified cache
-    emscripten_fetch_close(f);
-    q.fallback = true;
-    js_idb_get(id, q.key.c_str());
-    return;
-  }
-  fetch_response r;
-  r.status = f->status;
-  r.body = f->data;
-  r.n = (size_t)f->numBytes;
-  if (f->status == 206) r.content_range_start = content_range_start(f, q.begin);
-  response_file_identity(f, &r);
-  if (f->status == 0) r.error = "no answer";
-  g_fetch.answer(id, r);
-  emscripten_fetch_close(f);
-}
-
-void on_fetch_progress(emscripten_fetch_t* f) {
-  auto it = g_fetch.live.find(fetch_id(f));
-  if (it == g_fetch.live.end() || it->second.fetch != f) return;
-  it->second.sink->on_fetch_progress(fetch_id(f), f->dataOffset + f->numBytes, platform_now_seconds());
-  if (g_fetch.on_event) g_fetch.on_event();
-}
-
-EM_JS(int, js_fetch_started, (unsigned id), { return Fetch.xhrs[id - 1] ? 1 : 0; });
 
 // [SECTION] the page's own first request (index.html, issue 16): the default pack's manifest is
 // fetched by the page before this wasm runs, for the early text's rows and for the app alike.
@@ -302,14 +284,8 @@ EM_JS(int, js_take_prefetched, (uint32_t id, const char* url), {
 void web_fetch::network(uint32_t id) {
   web_request& q = live[id];
   if (q.length == 0 && !q.fallback && js_take_prefetched(id, q.url.c_str())) return;  // lab_on_prefetched answers
-  char range[64];
-  if (q.length > 0)
-    std::snprintf(range, sizeof range, "bytes=%llu-%llu", (unsigned long long)q.begin,
-                  (unsigned long long)(q.begin + q.length - 1));
-  q.fetch = fetch_web_get(q.url.c_str(), q.length > 0 ? range : nullptr, (void*)(uintptr_t)id, on_fetch_done,
-                          on_fetch_progress);
-  // A deferred XHR could outlive a cancel (above): say so loudly, the browser tests fail on it.
-  if (q.fetch && !js_fetch_started(q.fetch->id)) emscripten_log(EM_LOG_ERROR, "fetch_web: the XHR for %s did not start at once", q.url.c_str());
+  q.in_flight = true;
+  js_fetch_start(id, q.url.c_str(), (double)q.begin, (double)q.length, (double)q.max_bytes, q.fresh ? 1 : 0);
 }
 
 uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) {
@@ -321,29 +297,19 @@ uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) 
   q.begin = request.begin;
   q.length = request.length;
   q.cache_first = request.cache_first;
+  q.fresh = request.fresh;
+  q.max_bytes = request.max_bytes;
   if (!q.key.empty() && q.cache_first) js_idb_get(id, q.key.c_str());
   else network(id);
   return id;
 }
 
-// Emscripten 3.1.6's emscripten_fetch_close frees an in-flight fetch without aborting its XHR,
-// whose handlers would later write into the freed struct. So the XHR is aborted first (no
-// handler of Emscripten's runs after abort()), then the fetch closed; the onerror that close
-// calls finds no request any more and does nothing.
-EM_JS(void, js_fetch_abort, (unsigned id), {
-  const xhr = Fetch.xhrs[id - 1];  // Emscripten's own table, off by one (its issue #8803)
-  if (xhr) xhr.abort();
-});
-
 void web_fetch::fetch_cancel(uint32_t id) {
   auto it = live.find(id);
   if (it == live.end()) return;
-  emscripten_fetch_t* f = it->second.fetch;
+  const bool in_flight = it->second.in_flight;
   live.erase(it);
-  if (f) {
-    js_fetch_abort(f->id);
-    emscripten_fetch_close(f);
-  }
+  if (in_flight) js_fetch_abort(id);
 }
 }  // namespace
 
@@ -355,6 +321,41 @@ static fetch_response whole_body(const void* data, size_t n) {
   r.body = data;
   r.n = n;
   return r;
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_progress(uint32_t id, double loaded) {
+  auto it = g_fetch.live.find(id);
+  if (it == g_fetch.live.end()) return;
+  it->second.sink->on_fetch_progress(id, (uint64_t)loaded, platform_now_seconds());
+  if (g_fetch.on_event) g_fetch.on_event();
+}
+
+// A network answer (js_fetch_start): status 0 when none came. A cut body brings no bytes, only
+// how many had come when it was stopped.
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_answer(uint32_t id, int status, const void* body, double n, int cut,
+                                                        const char* etag, const char* content_range, double retry_after,
+                                                        const char* error, int redirect_failed) {
+  auto it = g_fetch.live.find(id);
+  if (it == g_fetch.live.end()) return;  // cancelled meanwhile
+  web_request& q = it->second;
+  q.in_flight = false;
+  if (status == 0 && !q.key.empty() && !q.cache_first) {  // offline: try the verified cache
+    q.fallback = true;
+    js_idb_get(id, q.key.c_str());
+    return;
+  }
+  fetch_response r;
+  r.status = status;
+  r.body = body;
+  r.n = (size_t)n;
+  r.cut = cut != 0;
+  r.etag = etag;  // the host's own: past the HTTP cache when the request was `fresh`
+  r.retry_after = retry_after;
+  r.redirect_failed = redirect_failed != 0;
+  if (status == 206) parse_content_range(content_range, q.begin, &r.content_range_start, &r.total_size);
+  if (status == 200) r.total_size = (uint64_t)n;
+  if (status == 0) r.error = *error ? error : "no answer";
+  g_fetch.answer(id, r);
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void* data, size_t n) {
@@ -398,10 +399,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_add(const char* key, double
 }
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_done() { g_fetch.evict(); }
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_prefetched(uint32_t id, int status, const void* data, size_t n) {
-  if (g_fetch.live.find(id) == g_fetch.live.end()) return;  // cancelled meanwhile
+  auto it = g_fetch.live.find(id);
+  if (it == g_fetch.live.end()) return;  // cancelled meanwhile
   if (status != 200) return g_fetch.network(id);  // the page's request failed: the app's own says why
   fetch_response r = whole_body(data, n);
   r.total_size = n;
+  if (it->second.max_bytes && n > it->second.max_bytes) r.body = nullptr, r.cut = true;  // the same limit as the network's
   g_fetch.answer(id, r);
 }
 

@@ -1,10 +1,10 @@
-// The fetch seam (core/stream/fetch_seam.h) in the browser: emscripten-fetch for the network
-// (Range requests, progress, cancel) and IndexedDB for the verified cache, so a reload fetches
-// no weights and a visited pack works offline. Every answer goes to the sink that asked, and
-// asks the page for a frame.
+// The fetch seam (core/stream/fetch_seam.h) in the browser: fetch() for the network (Range
+// requests, the body streamed and cut at its limit, past the HTTP cache where an answer's
+// identity is checked, progress, cancel) and IndexedDB for the verified cache, so a reload
+// fetches no weights and a visited pack works offline. Every answer goes to the sink that asked,
+// and asks for a frame. No DOM: a worker's module can use it with the same exported callbacks
+// (lab_on_fetch_answer, lab_on_fetch_progress, lab_on_cache_*, lab_on_prefetched).
 #pragma once
-
-#include <emscripten/fetch.h>
 
 #include "core/stream/fetch_seam.h"
 

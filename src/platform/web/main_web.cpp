@@ -2,7 +2,7 @@
 // backends, and a frame loop that draws only when something changed (input, resize, animation),
 // so an open tab costs a phone nothing while the class listens.
 #include <emscripten.h>
-#include <emscripten/fetch.h>
+#include <emscripten/heap.h>
 #include <emscripten/html5.h>
 #include <emscripten/html5_webgl.h>
 #include <GLES3/gl3.h>
@@ -48,6 +48,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_convert_ms(int longest) {
   const layer_source* src = g_app.live.source.get();
   return src ? 1000 * src->convert_seconds(longest != 0) : 0;
 }
+
+// The wasm heap's size now: a refused file must not have grown it (tests/browser/hostile_tests.mjs).
+extern "C" EMSCRIPTEN_KEEPALIVE double lab_heap_bytes() { return (double)emscripten_get_heap_size(); }
 
 // [SECTION] the string table's Chinese characters (fonts/ui-cjk.ttf, 64 KB): out of the first
 // load, fetched once when the page is Chinese (index.html preloads it for a lang=zh link) or a
@@ -295,6 +298,10 @@ static void frame() {
   if (!g_first_frame_done) g_first_frame_done = true, js_first_frame();
 }
 
+// The test-only stall window (tests/browser: `self.labTestStallSeconds` set before the page starts),
+// so a hostile host's trickle is judged in seconds, not the page's 20. 0: the page's own.
+EM_JS(double, js_test_stall_seconds, (void), { return self.labTestStallSeconds > 0 ? Number(self.labTestStallSeconds) : 0; });
+
 int main() {
   EmscriptenWebGLContextAttributes attrs;
   emscripten_webgl_init_context_attributes(&attrs);
@@ -319,6 +326,7 @@ int main() {
   emscripten_set_webglcontextlost_callback("#canvas", nullptr, true, on_context_lost);
   emscripten_set_webglcontextrestored_callback("#canvas", nullptr, true, on_context_restored);
   lab_app_init(&g_app);
+  if (js_test_stall_seconds() > 0) g_app.stall_seconds = js_test_stall_seconds();
   lab_app_open_sources(&g_app, platform_now_seconds());
   js_install_listeners();
   emscripten_request_animation_frame_loop([](double, void*) -> EM_BOOL { frame(); return EM_TRUE; }, nullptr);

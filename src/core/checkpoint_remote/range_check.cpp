@@ -1,0 +1,36 @@
+// Checking an answer against its request and its file's identity (see range_check.h).
+#include "core/checkpoint_remote/range_check.h"
+
+#include <algorithm>
+
+#include "core/checkpoint_remote/checkpoint_limits.h"
+
+static std::string etag_core(const std::string& e) { return e.rfind("W/", 0) == 0 ? e.substr(2) : e; }
+
+bool etag_same(const std::string& a, const std::string& b) { return etag_core(a) == etag_core(b); }
+
+bool range_same_file(const file_identity& id, uint64_t size, const std::string& etag) {
+  return size == id.size && etag_same(etag, id.etag);
+}
+
+uint64_t range_max_bytes(uint64_t length, uint64_t chunk_bytes) { return std::max(length, chunk_bytes) + CKPT_RANGE_SLACK; }
+
+const unsigned char* range_answer_bytes(const fetch_request& q, const file_identity& id, const fetch_response& r,
+                                        stream_error* e) {
+  const unsigned char* body = (const unsigned char*)r.body;
+  if (r.status != 200 && r.status != 206) return *e = fetch_answer_error(r), nullptr;
+  if (r.cut) return *e = stream_error_of(STREAM_NO_RANGE), nullptr;  // more than a range: the host ignores Range
+  if (r.status == 206) {
+    // The identity first: a replaced file's range is no use wherever it starts.
+    if (!range_same_file(id, r.total_size, r.etag)) return *e = stream_error_of(STREAM_FILE_CHANGED), nullptr;
+    if (r.content_range_start != q.begin) return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;
+    if (r.n < q.length) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, q.length), nullptr;
+    return body;
+  }
+  // 200, the whole file: a shorter body than the file's size is a cut-short answer of the same
+  // file only if the host says the same version; otherwise it is another file.
+  if (!etag_same(r.etag, id.etag) || (r.n > id.size)) return *e = stream_error_of(STREAM_FILE_CHANGED), nullptr;
+  if (r.n < id.size) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, id.size), nullptr;
+  if (q.begin > r.n || q.length > r.n - q.begin) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, q.begin + q.length), nullptr;
+  return body + q.begin;
+}

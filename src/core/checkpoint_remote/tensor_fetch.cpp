@@ -1,0 +1,322 @@
+// Tensors by byte ranges, a chunk of rows at a time (see tensor_fetch.h).
+#include "core/checkpoint_remote/tensor_fetch.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/checkpoint/model_config.h"
+
+double tensor_fetch_clock() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+tensor_fetch::tensor_fetch(fetch_client* client, tensor_converter* converter, tensor_fetch_options options)
+    : client_(client), converter_(converter), options_(options) {
+  queue_.client = client;
+  queue_.sink = this;
+  queue_.stall_seconds = options.stall_seconds;
+  queue_.one_per_url = options.one_request_per_file;
+}
+
+tensor_fetch::~tensor_fetch() {
+  fetch_queue_close(&queue_);
+  client_->forget_sink(this);
+}
+
+// [SECTION] plans
+
+// A tensor as rows of cols: its first dimension by the product of the others (one row for 1-D).
+// Within the page's bounds, so every chunk stays a few MiB (at most 4 rows of at most
+// MODEL_MAX_DIM values: 16 MiB of F32) whatever a header claims.
+static bool tensor_as_rows(const st_tensor& t, int64_t* rows, int64_t* cols) {
+  if (t.shape.empty()) return false;
+  int64_t r = t.shape.size() == 1 ? 1 : t.shape[0], c = 1;
+  for (size_t i = t.shape.size() == 1 ? 0 : 1; i < t.shape.size(); i++) {
+    if (t.shape[i] <= 0 || t.shape[i] > MODEL_MAX_DIM || c > MODEL_MAX_DIM / t.shape[i]) return false;
+    c *= t.shape[i];
+  }
+  if (r <= 0 || r > MODEL_MAX_DIM) return false;
+  *rows = r;
+  *cols = c;
+  return true;
+}
+
+// Chunks of rows [row0, row0 + rows) of the tensor, numbered from its row 0.
+static bool tensor_plan_make(const checkpoint_opened& opened, const tensor_rows& what, uint64_t chunk_bytes, tensor_plan* p) {
+  const st_tensor* t = opened.ck.find(what.name);
+  const int shard = opened.shard_of(what.name);
+  const size_t eb = t ? st_dtype_bytes(t->dtype) : 0;
+  int64_t rows = 0, cols = 0;
+  if (!t || shard < 0 || eb == 0 || !tensor_as_rows(*t, &rows, &cols) || rows <= 0 || cols <= 0) return false;
+  const int64_t n = what.rows < 0 ? rows - what.row0 : what.rows;
+  if (what.row0 < 0 || n <= 0 || what.row0 > rows - n) return false;
+  p->what = what;
+  p->shard = shard;
+  p->dtype = t->dtype;
+  p->rows_total = rows;
+  p->cols = cols;
+  const uint64_t row_bytes = (uint64_t)cols * eb;
+  p->chunks = tensor_chunk_plan(t->begin + (uint64_t)what.row0 * row_bytes, (int)n, (int)cols, eb, chunk_bytes);
+  p->bytes = 0;
+  for (tensor_chunk& c : p->chunks) c.row0 += (int)what.row0, p->bytes += c.bytes;
+  return true;
+}
+
+int tensor_fetch::add(const checkpoint_opened& opened, const tensor_rows& what) {
+  tensor_state s;
+  if (!tensor_plan_make(opened, what, options_.chunk_bytes, &s.plan)) return -1;
+  if (shards_.size() < opened.shards.size()) {
+    shards_.resize(opened.shards.size());
+    shard_held_.resize(opened.shards.size(), 0);
+  }
+  shards_[s.plan.shard] = opened.shards[s.plan.shard];
+  tensors_.push_back(std::move(s));
+  add_items((int)tensors_.size() - 1);
+  return (int)tensors_.size() - 1;
+}
+
+std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
+  const tensor_plan& p = tensors_[t].plan;
+  const file_identity& id = shards_[p.shard];
+  return id.url + "|" + (id.etag.empty() ? "size " + std::to_string(id.size) : "etag " + id.etag) + "|" + p.what.name + "|" +
+         p.what.form + " rows " + std::to_string(c.row0) + "+" + std::to_string(c.rows);
+}
+
+void tensor_fetch::add_items(int t) {
+  tensor_state& s = tensors_[t];
+  s.items.clear();
+  s.chunk_done.assign(s.plan.chunks.size(), 0);
+  s.done = 0;
+  for (size_t ci = 0; ci < s.plan.chunks.size(); ci++) {
+    const tensor_chunk& c = s.plan.chunks[ci];
+    fetch_item it;
+    it.request.url = shards_[s.plan.shard].url;
+    it.request.begin = c.begin;
+    it.request.length = c.bytes;
+    it.request.cache_key = cache_key(t, c);
+    it.request.cache_first = true;
+    it.request.max_bytes = range_max_bytes(c.bytes, options_.chunk_bytes);
+    it.request.fresh = true;  // its identity is checked: the host's own ETag, never a cache's
+    it.bytes = c.bytes;
+    it.owner_tag = (int)item_chunk_.size();
+    s.items.push_back((int)queue_.items.size());
+    queue_.items.push_back(it);
+    item_chunk_.push_back({t, (int)ci});
+  }
+}
+
+bool tensor_fetch::replan_shard(const checkpoint_opened& opened, int shard) {
+  if (shard < 0 || shard >= (int)shards_.size() || shard >= (int)opened.shards.size()) return false;
+  shards_[shard] = opened.shards[shard];
+  bool ok = true;
+  for (size_t t = 0; t < tensors_.size(); t++) {
+    tensor_state& s = tensors_[t];
+    if (s.plan.shard != shard) continue;
+    tensor_plan p;
+    // The same rows of the same shape, in the same file, or the caller must look again.
+    if (!tensor_plan_make(opened, s.plan.what, options_.chunk_bytes, &p) || p.shard != shard || p.dtype != s.plan.dtype ||
+        p.rows_total != s.plan.rows_total || p.cols != s.plan.cols) {
+      ok = false;
+      continue;
+    }
+    for (int i : s.items) {  // the old chunks' items are retired (their requests were cancelled)
+      item_chunk_[queue_.items[i].owner_tag] = {-1, -1};
+      queue_.items[i].needed = false;
+      queue_.items[i].state = FETCH_ITEM_DONE;
+    }
+    s.plan = std::move(p);
+    add_items((int)t);
+  }
+  shard_held_[shard] = !ok;
+  return ok;
+}
+
+// [SECTION] scheduling
+
+void tensor_fetch::need(int t, bool needed, int priority) {
+  tensors_[t].needed = needed;
+  tensors_[t].priority = priority;
+}
+
+bool tensor_fetch::converting(int item) const {
+  for (const convert_job& j : jobs_)
+    if (j.item == item) return true;
+  return false;
+}
+
+bool tensor_fetch::busy(int t) const {
+  for (int i : tensors_[t].items)
+    if (queue_.items[i].state == FETCH_ITEM_LOADING || converting(i)) return true;
+  return false;
+}
+
+void tensor_fetch::forget(int t) {
+  tensor_state& s = tensors_[t];
+  for (int i : s.items) {
+    fetch_item& it = queue_.items[i];
+    if (it.state == FETCH_ITEM_LOADING) client_->fetch_cancel(it.id);
+    if (it.state != FETCH_ITEM_FAILED) it.state = FETCH_ITEM_IDLE;
+  }
+  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [&](const convert_job& j) { return item_chunk_[j.item].first == t; }),
+              jobs_.end());
+  s.chunk_done.assign(s.plan.chunks.size(), 0);
+  s.done = 0;
+}
+
+void tensor_fetch::pump(double now) {
+  convert_some();
+  for (size_t t = 0; t < tensors_.size(); t++) {
+    const tensor_state& s = tensors_[t];
+    for (size_t ci = 0; ci < s.items.size(); ci++) {
+      fetch_item& it = queue_.items[s.items[ci]];
+      it.needed = s.needed && !s.chunk_done[ci] && !shard_held_[s.plan.shard];
+      it.priority = s.priority;
+    }
+  }
+  int loading = fetch_queue_expire(&queue_, now);
+  while (loading < queue_.max_in_flight) {
+    // Raw bytes wait for their conversion first: at most max_in_flight chunks of them in memory.
+    if ((int)jobs_.size() >= queue_.max_in_flight) break;
+    fetch_item* it = fetch_queue_next(&queue_);
+    if (!it) break;
+    const std::pair<int, int> tc = item_chunk_[it->owner_tag];
+    if (!converter_->tensor_chunk_begin(tc.first, tensors_[tc.first].plan.chunks[tc.second])) break;  // no room yet
+    fetch_queue_start(&queue_, it, now);
+    loading++;
+  }
+}
+
+void tensor_fetch::cancel() { fetch_queue_cancel(&queue_); }
+
+void tensor_fetch::retry() { fetch_queue_retry(&queue_); }
+
+void tensor_fetch::on_fetch_progress(uint32_t id, uint64_t loaded, double now) { fetch_queue_on_progress(&queue_, id, loaded, now); }
+
+// [SECTION] answers
+
+void tensor_fetch::shard_changed(int shard) {
+  if (shard_held_[shard]) return;
+  shard_held_[shard] = 1;
+  changed_.push_back(shard);
+  for (size_t t = 0; t < tensors_.size(); t++)
+    if (tensors_[t].plan.shard == shard) forget((int)t);
+}
+
+std::vector<int> tensor_fetch::changed_shards() {
+  std::vector<int> out;
+  out.swap(changed_);
+  return out;
+}
+
+void tensor_fetch::on_fetch_response(uint32_t id, const fetch_response& r, double now) {
+  (void)now;
+  fetch_item* it = fetch_queue_find(&queue_, id);
+  if (!it) return;  // cancelled, superseded, or a late answer
+  fetch_queue_count(&queue_, r);
+  const std::pair<int, int> tc = item_chunk_[it->owner_tag];
+  if (tc.first < 0) return;
+  tensor_state& s = tensors_[tc.first];
+  const tensor_chunk& c = s.plan.chunks[tc.second];
+  if (r.from_cache) {  // a converted record: in at once, or the network is asked
+    if (!converter_->tensor_chunk_from_record(tc.first, c, r.body, r.n)) return fetch_queue_refetch(it);
+    fetch_queue_done(&queue_, it);
+    return chunk_finished((int)(it - queue_.items.data()));
+  }
+  if (r.status == 429 && fetch_queue_retry_later(&queue_, it, r)) return;
+  stream_error e;
+  const unsigned char* raw = range_answer_bytes(it->request, shards_[s.plan.shard], r, &e);
+  if (!raw) {
+    if (e.fault == STREAM_FILE_CHANGED) return shard_changed(s.plan.shard);
+    return fetch_queue_fail(&queue_, it, e);
+  }
+  convert_job j;  // verified here, converted by pump a slice at a time
+  j.item = (int)(it - queue_.items.data());
+  j.raw.assign((const char*)raw, (size_t)c.bytes);
+  jobs_.push_back(std::move(j));
+  fetch_queue_done(&queue_, it);
+}
+
+void tensor_fetch::chunk_finished(int item) {
+  const std::pair<int, int> tc = item_chunk_[queue_.items[item].owner_tag];
+  tensor_state& s = tensors_[tc.first];
+  if (!s.chunk_done[tc.second]) s.chunk_done[tc.second] = 1, s.done++;
+  if (complete(tc.first) && !converter_->tensor_complete(tc.first)) {
+    read_error why = read_error_at(s.plan.what.name, STR_READ_CONVERTED_Q8);
+    why.place = READ_AT_TENSOR;
+    s.chunk_done[tc.second] = 0, s.done--;
+    fetch_queue_fail(&queue_, &queue_.items[item], stream_error_of(STREAM_FORMAT, why));
+  }
+}
+
+// Converts waiting chunks a slice of rows at a time until the time budget is spent (at least one
+// slice; one slice only without a clock). A chunk converted whole goes to the cache and counts.
+void tensor_fetch::convert_some() {
+  if (jobs_.empty()) return;
+  const double t0 = options_.clock ? options_.clock() : 0;
+  while (!jobs_.empty()) {
+    convert_job& j = jobs_.front();
+    const int item = j.item;
+    const std::pair<int, int> tc = item_chunk_[queue_.items[item].owner_tag];
+    const tensor_plan& p = tensors_[tc.first].plan;
+    const tensor_chunk& c = p.chunks[tc.second];
+    const int64_t n = std::min<int64_t>(c.rows - j.next, tensor_chunk_slice_rows((int)p.cols, options_.slice_elements));
+    const size_t row_bytes = (size_t)p.cols * st_dtype_bytes(p.dtype);
+    read_error why;
+    if (!converter_->tensor_rows_convert(tc.first, c.row0 + j.next, n, (const unsigned char*)j.raw.data() + (size_t)j.next * row_bytes,
+                                         &why)) {
+      jobs_.pop_front();
+      if (!why.set()) why = read_error_at(p.what.name, STR_READ_CHUNK_UNREADABLE);
+      why.place = READ_AT_TENSOR;
+      why.where = p.what.name;
+      fetch_queue_fail(&queue_, &queue_.items[item], stream_error_of(STREAM_FORMAT, why));
+    } else if ((j.next += n) == c.rows) {
+      jobs_.pop_front();
+      const std::string rec = converter_->tensor_chunk_record(tc.first, c);
+      if (!rec.empty()) client_->cache_store(this, queue_.items[item].request.cache_key, rec.data(), rec.size());
+      chunk_finished(item);
+    }
+    if (!options_.clock || options_.clock() - t0 >= options_.convert_budget_seconds) break;
+  }
+  if (options_.clock) {
+    const double spent = options_.clock() - t0;
+    convert_seconds_ += spent;
+    convert_max_seconds_ = std::max(convert_max_seconds_, spent);
+  }
+}
+
+// [SECTION] what the caller reads
+
+tensor_progress tensor_fetch::progress(int t) const {
+  tensor_progress p;
+  const tensor_state& s = tensors_[t];
+  for (size_t ci = 0; ci < s.items.size(); ci++) {
+    const fetch_item& it = queue_.items[s.items[ci]];
+    const uint64_t b = s.plan.chunks[ci].bytes;
+    p.total += b;
+    if (s.chunk_done[ci]) {
+      p.loaded += b;
+    } else if (converting(s.items[ci])) {  // its bytes are in; the page still works on it
+      p.loaded += b;
+      p.converting++;
+    } else if (it.state == FETCH_ITEM_LOADING) {
+      p.loaded += it.loaded;
+      p.loading++;
+    } else if (it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED) {
+      p.failed++;
+    } else if (it.state == FETCH_ITEM_IDLE && it.not_before > 0) {
+      p.waiting++;
+    }
+  }
+  return p;
+}
+
+std::vector<tensor_failure> tensor_fetch::failures() const {
+  std::vector<tensor_failure> out;
+  for (size_t i = 0; i < queue_.items.size(); i++) {
+    const fetch_item& it = queue_.items[i];
+    const std::pair<int, int> tc = item_chunk_[it.owner_tag];
+    if (it.state != FETCH_ITEM_FAILED || tc.first < 0) continue;
+    out.push_back({tc.first, tensors_[tc.first].plan.shard, it.error});
+  }
+  return out;
+}

@@ -1,0 +1,171 @@
+// Fetching an opened checkpoint's tensors by byte ranges, a chunk of rows at a time, and handing
+// the verified bytes to a converter the caller supplies: the MLP views' source makes q8 matrices
+// of them (core/source/checkpoint_source.h), the whole model's loader makes its own rows.
+//
+// Each chunk is one request of at most chunk_bytes of the file, in whole rows (q8 panels: a
+// multiple of 4 but the last), so a tensor of any size comes in bounded pieces and Cancel / Retry
+// resume at the chunk. An answer is checked against its request and its file's identity
+// (range_check.h) and only keeps the chunk's raw bytes; pump hands them to the converter a slice
+// of rows at a time (slice_elements values) until its time budget is spent, so neither an answer
+// nor a frame holds the thread for a whole chunk. At most max_in_flight chunks of raw bytes wait:
+// new requests wait for them. Scheduling is fetch_queue's: the most urgent needed chunk first, at
+// most max_in_flight requests, one per file (a browser's HTTP cache, given two ranges of one URL
+// at once, sent one of them twice), stalls by rate, a 429's Retry-After once.
+//
+// A chunk converted whole goes to the verified cache as the converter's record, keyed by the
+// file's identity (URL and ETag, or size), the tensor, the form and the rows; a cached record
+// comes back to the converter instead of the network (a reload converts nothing).
+//
+// A file changed on the host (its ETag or size is not its header's): every chunk of it stops and
+// is forgotten, and changed_shards() names it. The caller drops what it made of that file, has
+// its header read again (checkpoint_opener::reread_shard) and calls replan_shard with the new
+// header; nothing of the old file and the new is ever mixed in one tensor.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "core/checkpoint_remote/checkpoint_opener.h"
+#include "core/checkpoint_remote/range_check.h"
+#include "core/checkpoint_remote/tensor_chunks.h"
+#include "core/stream/fetch_queue.h"
+
+// A monotonic clock in seconds (std::chrono::steady_clock: performance.now() in the page).
+double tensor_fetch_clock();
+
+struct tensor_fetch_options {
+  uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
+  uint64_t slice_elements = CKPT_SLICE_ELEMENTS;  // values per conversion slice
+  double convert_budget_seconds = 0.008;          // conversion per pump: slices until this much time has gone
+  double (*clock)() = tensor_fetch_clock;         // null: one slice per pump (tests: the same steps everywhere)
+  double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
+  bool one_request_per_file = true;
+};
+
+// Which rows of which tensor, and what the converter makes of them (part of the cache key).
+struct tensor_rows {
+  std::string name;
+  std::string form = "raw";     // "q8", "f32": records of another form are never taken for these
+  int64_t row0 = 0, rows = -1;  // the rows wanted; -1: to the end. A 1-D tensor is one row.
+};
+
+// A planned tensor: where its rows are and in which chunks.
+struct tensor_plan {
+  tensor_rows what;
+  int shard = -1;
+  st_dtype dtype = ST_DTYPE_UNKNOWN;
+  int64_t rows_total = 0, cols = 0;  // the whole tensor's shape as rows of cols (1-D: one row)
+  std::vector<tensor_chunk> chunks;   // row0 counts from the tensor's row 0
+  uint64_t bytes = 0;                 // of the file, all chunks
+};
+
+// The caller's side: room for what a chunk fills, the rows themselves, and cache records.
+struct tensor_converter {
+  virtual ~tensor_converter() = default;
+  // Chunk c of tensor t is about to be asked for: false makes it wait (no room yet; asked again
+  // next pump). Allocating for the tensor here, after the caller's own checks, is the intent.
+  virtual bool tensor_chunk_begin(int t, const tensor_chunk& c) = 0;
+  // Rows [row, row + count) of tensor t as raw little-endian values of its dtype, verified against
+  // the request and the file's identity. False with *why when they cannot be used (a NaN).
+  virtual bool tensor_rows_convert(int t, int64_t row, int64_t count, const unsigned char* raw, read_error* why) = 0;
+  // Chunk c is converted whole: its record for the verified cache ("" keeps none).
+  virtual std::string tensor_chunk_record(int t, const tensor_chunk& c) = 0;
+  // A cached record of chunk c: false when it is not one (the network is asked instead).
+  virtual bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) = 0;
+  // Every chunk of t is in: false when the result is unusable (the last chunk fails as FORMAT).
+  virtual bool tensor_complete(int t) = 0;
+};
+
+// Bytes of the tensors asked for: in (converted or converting), in flight, failed.
+struct tensor_progress {
+  uint64_t loaded = 0, total = 0;
+  int loading = 0, converting = 0, failed = 0;
+  int waiting = 0;  // told to wait by a 429
+};
+
+// A failed chunk: its file and why.
+struct tensor_failure {
+  int tensor = -1, shard = -1;
+  stream_error error;
+};
+
+struct tensor_fetch final : fetch_sink {
+  tensor_fetch(fetch_client* client, tensor_converter* converter, tensor_fetch_options options = {});
+  ~tensor_fetch() override;
+
+  // Plans rows of a tensor of the opened checkpoint (the caller checked its dtype and shape):
+  // returns its id, or -1 when the checkpoint has no such tensor or rows.
+  int add(const checkpoint_opened& opened, const tensor_rows& what);
+  // Whether tensor t is wanted now, and how soon (lower is sooner). A tensor not needed starts
+  // nothing new; what is in flight finishes.
+  void need(int t, bool needed, int priority);
+  // Converts what came (within the time budget), gives up stalled requests, starts the next.
+  void pump(double now);
+  void cancel();  // what is in flight fails as cancelled; nothing starts until retry
+  void retry();
+  // The caller dropped what it made of t: its chunks come again (from the cache, usually).
+  void forget(int t);
+
+  // Shards whose file changed since the last call (each once).
+  std::vector<int> changed_shards();
+  // The header of `shard` came again: its tensors are planned anew from it. False when one of them
+  // is gone or no longer the rows it was (the caller checks shapes before and fails).
+  bool replan_shard(const checkpoint_opened& opened, int shard);
+
+  int count() const { return (int)tensors_.size(); }
+  const tensor_plan& plan(int t) const { return tensors_[t].plan; }
+  bool complete(int t) const { return tensors_[t].done == (int)tensors_[t].plan.chunks.size(); }
+  bool busy(int t) const;  // a chunk of it in flight or waiting for conversion
+  tensor_progress progress(int t) const;
+  std::vector<tensor_failure> failures() const;
+  bool paused() const { return queue_.paused; }
+  int chunks_converting() const { return (int)jobs_.size(); }
+  int requests_in_flight() const { return fetch_queue_loading(&queue_); }
+  uint64_t bytes_network() const { return queue_.bytes_network; }
+  uint64_t bytes_cache() const { return queue_.bytes_cache; }
+  double convert_seconds(bool longest) const { return longest ? convert_max_seconds_ : convert_seconds_; }
+  const std::string& storage_notice() const { return storage_notice_; }
+
+  // [SECTION] fetch_sink
+  void on_fetch_progress(uint32_t id, uint64_t loaded, double now) override;
+  void on_fetch_response(uint32_t id, const fetch_response& r, double now) override;
+  void on_store_failed(const std::string& why) override { storage_notice_ = why; }
+
+ private:
+  struct tensor_state {
+    tensor_plan plan;
+    std::vector<int> items;       // queue item of each chunk
+    std::vector<char> chunk_done;
+    int done = 0;
+    bool needed = false;
+    int priority = 0;
+  };
+  // A chunk's verified bytes, converted a slice at a time by pump.
+  struct convert_job {
+    int item = -1;
+    std::string raw;
+    int64_t next = 0;  // rows converted so far
+  };
+
+  void add_items(int t);
+  std::string cache_key(int t, const tensor_chunk& c) const;
+  bool converting(int item) const;
+  void convert_some();
+  void chunk_finished(int item);
+  void shard_changed(int shard);
+
+  fetch_client* client_;
+  tensor_converter* converter_;
+  tensor_fetch_options options_;
+  fetch_queue queue_;
+  std::vector<std::pair<int, int>> item_chunk_;  // per queue item: tensor, chunk (-1, -1: retired)
+  std::vector<tensor_state> tensors_;
+  std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
+  std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
+  std::vector<int> changed_;
+  std::deque<convert_job> jobs_;        // in arrival order
+  double convert_seconds_ = 0, convert_max_seconds_ = 0;
+  std::string storage_notice_;
+};
