@@ -1,6 +1,7 @@
 // The whole model's weights in memory (see model_weights.h).
 #include "core/model/model_weights.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -143,9 +144,16 @@ bool model_weights_prepare(model_weights* w, const model_spec& spec, const std::
   return true;
 }
 
+void model_tensor_rows(const model_tensor& t, int64_t* rows, int64_t* cols) {
+  *rows = t.shape.size() == 1 ? 1 : t.shape[0];
+  *cols = t.elements() / *rows;
+}
+
 bool model_weights_put(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, const void* raw,
                        read_error* why) {
-  const int64_t cols = t.shape.size() > 1 ? t.elements() / t.shape[0] : 1;
+  int64_t rows, cols;
+  model_tensor_rows(t, &rows, &cols);
+  if (row0 < 0 || n < 0 || row0 + n > rows) return false;
   const size_t count = (size_t)(n * cols);
   std::vector<float> v(count);
   dtype_to_f32(dtype, raw, count, v.data());
@@ -166,22 +174,24 @@ bool model_weights_put(model_weights* w, const model_tensor& t, int64_t row0, in
     }
     return true;
   }
+  // A vector's values, as the multiplier the model applies where it is a norm or a decay.
   std::vector<float>& out = *vector_of(w, t);
-  out.assign(v.begin(), v.end());
+  out.resize((size_t)t.elements());
   const bool one_plus_w = w->spec.base.norm == MODEL_NORM_ONE_PLUS_W;
-  switch (t.role) {
-    case MT_FINAL_NORM:
-    case MT_INPUT_NORM:
-    case MT_POST_NORM:
-    case MT_ATTN_Q_NORM:
-    case MT_ATTN_K_NORM:
-      if (one_plus_w)
-        for (float& x : out) x = (float)(1.0 + (double)x);
-      break;
-    case MT_LIN_A_LOG:
-      for (float& x : out) x = (float)-std::exp((double)x);
-      break;
-    default: break;
+  for (size_t i = 0; i < count; i++) {
+    double x = v[i];
+    switch (t.role) {
+      case MT_FINAL_NORM:
+      case MT_INPUT_NORM:
+      case MT_POST_NORM:
+      case MT_ATTN_Q_NORM:
+      case MT_ATTN_K_NORM:
+        if (one_plus_w) x = 1.0 + x;
+        break;
+      case MT_LIN_A_LOG: x = -std::exp(x); break;
+      default: break;
+    }
+    out[(size_t)row0 * cols + i] = (float)x;
   }
   return true;
 }
@@ -205,20 +215,20 @@ bool model_load(byte_source* src, model_formats format, model_weights* out, std:
   for (const model_tensor& t : plan) {
     const st_tensor* st = ck.find(t.name);
     const std::string& file = ck.files[ck.tensors.at(t.name).first].file;
-    const size_t eb = st_dtype_bytes(st->dtype);
-    const int64_t rows = t.shape[0], row_bytes = (int64_t)((st->end - st->begin) / rows);
-    const int64_t step = t.matrix ? std::max<int64_t>(1, (4 << 20) / row_bytes) : rows;  // a few MiB at a time
+    int64_t rows, cols;
+    model_tensor_rows(t, &rows, &cols);
+    const int64_t row_bytes = cols * (int64_t)st_dtype_bytes(st->dtype);
+    const int64_t step = std::max<int64_t>(1, (4 << 20) / row_bytes);  // a few MiB at a time
     for (int64_t r = 0; r < rows; r += step) {
       const int64_t n = std::min(step, rows - r);
       raw.resize((size_t)(n * row_bytes));
       if (!src->read(file, st->begin + (uint64_t)(r * row_bytes), raw.size(), raw.data(), error)) return false;
-      if (!model_weights_put(out, t, t.matrix ? r : 0, t.matrix ? n : rows, st->dtype, raw.data(), &reason)) {
+      if (!model_weights_put(out, t, r, n, st->dtype, raw.data(), &reason)) {
         *error = read_error_text_in(LAB_LANG_EN, reason);
         if (why) *why = reason;
         return false;
       }
     }
-    (void)eb;
   }
   return true;
 }

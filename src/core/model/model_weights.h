@@ -80,8 +80,11 @@ uint64_t model_weights_bytes(const std::vector<model_tensor>& plan, model_format
 // (STR_MODEL_NO_MEMORY, naming the bytes needed).
 bool model_weights_prepare(model_weights* w, const model_spec& spec, const std::vector<model_tensor>& plan,
                            model_formats formats, read_error* why);
-// Rows [row0, row0 + n) of a matrix tensor, or the whole of a vector tensor (row0 0, n its rows or
-// 1), from `n` rows of checkpoint bytes in `dtype`. False with *why for NaN or infinity.
+// A tensor as rows the way tensor_fetch counts them: its first dimension by the product of the
+// others, a 1-D tensor one row.
+void model_tensor_rows(const model_tensor& t, int64_t* rows, int64_t* cols);
+// Rows [row0, row0 + n) of a tensor (model_tensor_rows' rows) from checkpoint bytes in `dtype`.
+// False with *why for NaN or infinity.
 bool model_weights_put(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, const void* raw,
                        read_error* why);
 

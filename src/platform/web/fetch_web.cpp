@@ -233,6 +233,7 @@ struct web_fetch : fetch_client {
     return lru.clear();
   }
   uint64_t cache_bytes() const override { return lru.bytes(); }
+  bool cache_has(const std::string& key) const override { return lru.has(key); }
   void network(uint32_t id);
   double max_answer_ms = 0;  // the longest hash + copy + conversion of one answer (the benchmark reads it)
   double total_answer_ms = 0;  // all answers' work together (the benchmark divides it per matrix)
