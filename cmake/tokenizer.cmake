@@ -26,6 +26,16 @@ target_link_libraries(tokenizer_tests PRIVATE swiglu_tokenizer swiglu_core)
 target_include_directories(tokenizer_tests PRIVATE ${CATCH2_LINK_DIR} tests)
 add_test(NAME tokenizer_tests COMMAND tokenizer_tests)
 
+# The whole model's host (core/model/model_host.h: the loader, the forward pass and the model's own
+# tokenizer): the page's model worker has it in wasm (cmake/model_worker.cmake); natively the CLI's
+# `swiglu forward` and its tests.
+add_library(swiglu_model_host STATIC src/core/model/model_host.cpp)
+target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
+add_executable(model_host_tests tests/catch_main.cpp tests/model/model_host_test.cpp src/platform/native/fetch_native.cpp)
+target_link_libraries(model_host_tests PRIVATE swiglu_model_host)
+target_include_directories(model_host_tests PRIVATE ${CATCH2_LINK_DIR} tests)
+add_test(NAME model_host_tests COMMAND model_host_tests --rng-seed time)
+
 # `swiglu tokenize`
 target_sources(swiglu PRIVATE tools/cli/cmd_tokenize.cpp)
 target_link_libraries(swiglu PRIVATE swiglu_tokenizer)

@@ -178,7 +178,8 @@ std::map<std::string, std::string> synth_serialize(const synth_model_spec& sp, c
   std::vector<st_write_tensor> out;
   for (const synth_tensor& t : parts.tensors) out.push_back({t.name, sp.dtype, t.shape, synth_bytes(t.v, sp.dtype)});
   const bool qwen = sp.naming == SYNTH_NAMING_QWEN35;
-  return synth_files(parts.config.dump(2) + "\n", out, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", false);
+  // Qwen3.5 ships its one shard under a sharded name with an index, as the real checkpoint does.
+  return synth_files(parts.config.dump(2) + "\n", out, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", qwen);
 }
 }  // namespace
 

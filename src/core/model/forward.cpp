@@ -195,7 +195,7 @@ void run_layers(const model_weights& w, int first, forward_trace* tr) {
   const int T = tr->T, H = (int)s.base.hidden, F = (int)s.base.intermediate, Lc = (int)s.base.layers;
   const double eps = s.base.rms_norm_eps;
   std::vector<float> h = tr->layer_in[first], x((size_t)T * H), mix((size_t)T * H), g((size_t)T * F), u((size_t)T * F);
-  const f32_vswiglu_fn swiglu = f32_vswiglu_variants[1].fn;  // the SIMD SwiGLU of the MLP views
+  const f32_vswiglu_fn swiglu = f32_vswiglu_default();  // the SIMD SwiGLU of the MLP views
   for (int l = first; l < Lc; l++) {
     const model_layer_weights& L = w.layers[l];
     tr->layer_in[l] = h;
