@@ -52,6 +52,21 @@ if(NOT EMSCRIPTEN)
       COMMENT "Copying the default pack into the site" VERBATIM)
   endif()
 
+  # The default whole model (issue 23): a toy-width Qwen3.5-layout checkpoint with the lessons'
+  # rules planted (synthetic_model.h), for the rule book and the flow offline; served beside the
+  # page as site/models/synthetic/, read by the model worker as any checkpoint is.
+  set(DEFAULT_MODEL ${CMAKE_BINARY_DIR}/models/synthetic)
+  add_custom_command(OUTPUT ${DEFAULT_MODEL}/config.json
+    COMMAND make_checkpoint --out ${DEFAULT_MODEL} --whole planted
+    DEPENDS make_checkpoint
+    COMMENT "Writing the default whole model (synthetic, the lessons' rules planted)" VERBATIM)
+  add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json)
+  if(SWIGLU_WASM_DIR)
+    add_custom_command(TARGET default_model POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic
+      COMMENT "Copying the default whole model into the site" VERBATIM)
+  endif()
+
   add_test(NAME cli_packs COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DMAKE_CKPT=$<TARGET_FILE:make_checkpoint>
     -DPACK=${DEFAULT_PACK} -DWORK=${CMAKE_BINARY_DIR}/cli-packs-work -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_packs_test.cmake)
 endif()

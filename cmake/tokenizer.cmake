@@ -29,7 +29,7 @@ add_test(NAME tokenizer_tests COMMAND tokenizer_tests)
 # The whole model's host (core/model/model_host.h: the loader, the forward pass and the model's own
 # tokenizer): the page's model worker has it in wasm (cmake/model_worker.cmake); natively the CLI's
 # `swiglu forward` and its tests.
-add_library(swiglu_model_host STATIC src/core/model/model_host.cpp)
+add_library(swiglu_model_host STATIC src/core/model/model_host.cpp src/core/model/model_service_local.cpp)
 target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
 add_executable(model_host_tests tests/catch_main.cpp tests/model/model_host_test.cpp src/platform/native/fetch_native.cpp)
 target_link_libraries(model_host_tests PRIVATE swiglu_model_host)

@@ -34,6 +34,7 @@ struct model_host final : fetch_sink {
   void pump(double now);
   model_status status() const;
   bool ready() const { return loader_ && loader_->phase() == MODEL_READY && !tokenizer_pending_; }
+  bool converting() const { return loader_ && loader_->converting(); }  // bytes in, waiting for their slices
   // Runs what the question needs (the model must be ready; otherwise the reply's error says so).
   model_reply answer(const model_question& q);
   const model_weights* weights() const { return loader_ ? &loader_->weights() : nullptr; }

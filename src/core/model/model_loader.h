@@ -77,6 +77,7 @@ struct model_loader final : tensor_converter {
   std::string storage_notice() const { return fetch_ ? fetch_->storage_notice() : std::string(); }
   const checkpoint_opened* opened() const { return opener_ && opener_->state() == OPENER_DONE ? &opener_->opened() : nullptr; }
   double convert_seconds(bool longest) const { return fetch_ ? fetch_->convert_seconds(longest) : 0; }
+  bool converting() const { return fetch_ && fetch_->chunks_converting() > 0; }
 
   // [SECTION] tensor_converter
   bool tensor_chunk_begin(int t, const tensor_chunk& c) override;
