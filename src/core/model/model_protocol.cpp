@@ -369,7 +369,7 @@ bool model_status_parse(const std::string& json, model_status* out) {
   if (list_ok(files))
     for (const cJSON* f = json_first(files); f; f = f->next)
       s.files.push_back({json_string(json_member(f, "file")), (uint64_t)std::max<int64_t>(0, get_int(f, "loaded")),
-                         (uint64_t)std::max<int64_t>(0, get_int(f, "total")), cJSON_IsTrue(json_member(f, "failed"))});
+                         (uint64_t)std::max<int64_t>(0, get_int(f, "total")), cJSON_IsTrue(json_member(f, "failed")) != 0});
   s.paused = cJSON_IsTrue(json_member(o, "paused"));
   s.failed_file = json_string(json_member(o, "failed_file"));
   s.error = get_error(json_member(o, "error"));
