@@ -10,14 +10,14 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
 else()
   set(SWIGLU_NO_VECTORIZE -fno-tree-vectorize)
 endif()
-set_source_files_properties(src/core/kernels/kernels_ref.cpp PROPERTIES
+set_source_files_properties(src/core/kernels/kernels_ref.cpp src/core/kernels/wgemm_ref.cpp PROPERTIES
   COMPILE_OPTIONS "-ffp-contract=off;${SWIGLU_NO_VECTORIZE}")
 
 if(NOT EMSCRIPTEN)
   # SIMDe maps the wasm SIMD128 intrinsics onto x86. A fixed level (x86-64-v3: AVX2, FMA) rather
   # than -march=native: reproducible across our machines, and AVX-512 would give the native twin
   # instructions wasm engines do not emit, which would flatter the native side of the comparison.
-  set_source_files_properties(src/core/kernels/kernels_wasmsimd.cpp tools/bench/bench_core.cpp PROPERTIES
+  set_source_files_properties(src/core/kernels/kernels_wasmsimd.cpp src/core/kernels/wgemm_wasmsimd.cpp tools/bench/bench_core.cpp PROPERTIES
     COMPILE_OPTIONS "-mavx2;-mfma;-ffp-contract=off")
   set_source_files_properties(src/core/kernels/kernels_registry.cpp src/core/kernels/swiglu_layer.cpp
     src/core/quant/q8_format.cpp PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

@@ -46,7 +46,32 @@ if(SWIGLU_WASM_DIR)
     COMMENT "Copying the default pack into the site" VERBATIM)
 endif()
 
+# The default whole model (issue 23): a toy-width Qwen3.5-layout checkpoint with the lessons'
+# rules planted (synthetic_model.h), for the rule book and the flow offline; served beside the
+# page as site/models/synthetic/, read by the model worker as any checkpoint is.
+set(DEFAULT_MODEL ${CMAKE_BINARY_DIR}/models/synthetic)
+add_custom_command(OUTPUT ${DEFAULT_MODEL}/config.json
+  COMMAND make_checkpoint --out ${DEFAULT_MODEL} --whole planted
+  DEPENDS make_checkpoint
+  COMMENT "Writing the default whole model (synthetic, the lessons' rules planted)" VERBATIM)
+add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json)
+if(SWIGLU_WASM_DIR)
+  add_custom_command(TARGET default_model POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic
+    COMMENT "Copying the default whole model into the site" VERBATIM)
+endif()
+
+# [SECTION] the whole model's host (core/model/model_host.h: the loader, the forward pass and the
+# model's own tokenizer): the page's model worker has it in wasm (cmake/model_worker.cmake);
+# natively the CLI and the tests.
+add_library(swiglu_model_host STATIC src/core/model/model_host.cpp src/core/model/model_service_local.cpp)
+target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
+
 # [SECTION] benchmarks (tables, not tests; built with `all` so they keep compiling)
+# The whole model's forward pass per weight format against the double reference (README).
+add_executable(model_bench tools/bench/model_bench.cpp tests/model/forward_reference.cpp)
+target_link_libraries(model_bench PRIVATE swiglu_native_io)
+target_include_directories(model_bench PRIVATE tests ${SYS_LINK_DIR})
 # What the page's own work costs per answer, and the bytes it fetches (docs/checkpoint.md).
 add_executable(checkpoint_bench tools/checkpoint_bench.cpp)
 target_link_libraries(checkpoint_bench PRIVATE swiglu_fetch_twin)

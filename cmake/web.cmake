@@ -141,8 +141,12 @@ set(SWIGLU_CORE_SPEED_SOURCES
   src/core/pack/pack_stats.cpp src/core/pack/mlp_experiments.cpp src/core/stream/cache_lru.cpp src/core/io/byte_source.cpp
   src/core/activations.cpp src/core/lab_text_open.cpp src/core/gates_text.cpp src/core/gates_figure.cpp
   src/core/read_error.cpp src/core/model_offer.cpp src/core/pack/pack_summary.cpp
+  # the whole model (the model worker): every weight byte, every token
+  src/core/kernels/wgemm_ref.cpp src/core/kernels/wgemm_wasmsimd.cpp src/core/model/forward.cpp
+  src/core/model/model_weights.cpp src/core/model/model_loader.cpp src/core/checkpoint_remote/tensor_fetch.cpp
   # (native tools only: not in the page)
-  src/core/checkpoint/safetensors_write.cpp src/core/pack/pack_write.cpp src/core/checkpoint/synthetic_tokenizer.cpp)
+  src/core/checkpoint/safetensors_write.cpp src/core/pack/pack_write.cpp src/core/checkpoint/synthetic_tokenizer.cpp
+  src/core/checkpoint/synthetic_common.cpp src/core/checkpoint/synthetic_model.cpp)
 set(SWIGLU_CORE_SIZE_SOURCES ${SWIGLU_CORE_SOURCES})
 list(REMOVE_ITEM SWIGLU_CORE_SIZE_SOURCES ${SWIGLU_CORE_SPEED_SOURCES})
 set_property(SOURCE ${SWIGLU_CORE_SIZE_SOURCES} DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY COMPILE_OPTIONS -Oz)

@@ -7,6 +7,12 @@
 //   make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F]
 //                   [--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32]
 //                   [--shards K] [--no-index] [--seed S] [--no-tokenizer] [--unmarked]
+//   make_checkpoint --out DIR --whole planted|0.8b|random [--naming ...] [--hidden ...] ...
+//
+// --whole writes a whole language model for the forward pass (synthetic_model.h): `planted` is the
+// page's default whole model (the lessons' rules planted, its own tokenizer.json), `0.8b` the
+// full-size Qwen3.5-0.8B-shaped BF16 checkpoint of the benchmarks (1.5 GB), `random` a random one of
+// the dims given (--naming, --hidden, --intermediate, --num-layers, --vocab, --dtype, --shards, --seed).
 //
 // Beside the weights goes a tokenizer.json (core/checkpoint/synthetic_tokenizer.h: the lesson's
 // sentence in Qwen3's words, ids below 300) unless --no-tokenizer. --unmarked leaves out config.json's
@@ -21,6 +27,7 @@
 
 #include "cli/cli_args.h"
 #include "core/checkpoint/synthetic_checkpoint.h"
+#include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/pack/pack_build.h"
 #include "platform/native/dir_files.h"
@@ -40,7 +47,7 @@ static bool int_arg(const cli_args& a, const char* k, long lo, long hi, int* out
 int main(int argc, char** argv) {
   cli_args a;
   if (!cli_parse_args("make_checkpoint", argc - 1, argv + 1,
-                      {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed"},
+                      {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed", "whole"},
                       {"no-index", "no-tokenizer", "unmarked"}, &a))
     return 2;
   if (!a.has("out")) {
@@ -62,8 +69,30 @@ int main(int argc, char** argv) {
     return 2;
   s.seed = (uint64_t)seed;
   s.index = !a.flag("no-index");
-  if (!a.has("layers") && s.num_layers != 24) s.layers.clear();  // the default's 0, 11, 23 fit 24 layers only
   std::string err;
+  if (a.has("whole")) {
+    const std::string kind = a.get("whole");
+    std::map<std::string, std::string> files;
+    if (kind == "planted") {
+      files = synth_model_planted_make();
+    } else if (kind == "0.8b" || kind == "random") {
+      synth_model_spec m = kind == "0.8b" ? synth_model_qwen35_0p8b() : synth_model_spec();
+      if (kind == "random") {
+        m.naming = s.naming, m.dtype = s.dtype, m.shards = s.shards, m.seed = s.seed;
+        if (m.naming == SYNTH_NAMING_LLAMA) m.partial_rotary_factor = 1.0;
+        if (!int_arg(a, "hidden", 8, 8192, &m.hidden) || !int_arg(a, "intermediate", 8, 32768, &m.intermediate) ||
+            !int_arg(a, "num-layers", 1, 1024, &m.num_layers) || !int_arg(a, "vocab", 1, 1 << 20, &m.vocab))
+          return 2;
+      }
+      files = synth_model_make(m);
+    } else {
+      return std::fprintf(stderr, "make_checkpoint: --whole planted, 0.8b or random\n"), 2;
+    }
+    if (!dir_write_all(a.get("out"), files, &err)) return std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str()), 1;
+    std::fprintf(stderr, "make_checkpoint: wrote a synthetic whole model (%s) to %s\n", kind.c_str(), a.get("out").c_str());
+    return 0;
+  }
+  if (!a.has("layers") && s.num_layers != 24) s.layers.clear();  // the default's 0, 11, 23 fit 24 layers only
   if (a.has("layers") && !pack_parse_layers(a.get("layers"), s.num_layers, &s.layers, &err)) {
     std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str());
     return 2;

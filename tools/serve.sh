@@ -10,5 +10,5 @@ export NODE_PATH=/usr/share/nodejs  # Emscripten's tools need Debian's acorn (TO
 emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-wasm --target swiglu_lab
 cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWIGLU_WASM_DIR="$PWD/build-wasm" >/dev/null
-cmake --build build-native --target default_pack
+cmake --build build-native --target default_pack default_model
 exec node tools/serve.mjs --root build-wasm/site --port "${PORT:-8080}" --host "${HOST:-127.0.0.1}"

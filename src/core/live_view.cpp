@@ -99,6 +99,7 @@ static std::string fault_text(const stream_error& e) {
     case STREAM_TOO_MANY_REQUESTS:
       return e.seconds > 0 ? strf(tr(STR_FAULT_TOO_MANY_WAITED), fmt_seconds(e.seconds).c_str()) : tr(STR_FAULT_TOO_MANY);
     case STREAM_REDIRECT: return tr(STR_FAULT_REDIRECT);
+    case STREAM_UNSUPPORTED: return strf(tr(STR_FAULT_UNSUPPORTED), read_error_text(e.reason).c_str());
     case STREAM_FAULT_COUNT: break;
   }
   return "";

@@ -26,6 +26,9 @@ fetch_client* platform_fetch_client();
 // The tokenizer for a checkpoint's tokenizer.json (core/checkpoint_remote/sentence_tokenizer.h):
 // the page's runs in a worker loaded on first use; null where the build has none.
 struct tokenizer_service* platform_tokenizer();
+// The whole model (core/model/model_service.h): the page's runs in a worker started on first use;
+// the native twin runs it in-process over the platform's fetch client.
+struct model_service* platform_model();
 // Text the page will print that the string table does not hold (a pack's sentences and token
 // pieces, in any script): the platform makes sure its font has those characters.
 void platform_fonts_need(const std::string& text);

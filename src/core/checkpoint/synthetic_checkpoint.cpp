@@ -1,5 +1,4 @@
-// Synthetic checkpoints (see synthetic_checkpoint.h). Own RNG (splitmix64 + Box-Muller) so that
-// the bytes are the same natively and in wasm, whatever the C++ library's distributions do.
+// Synthetic checkpoints (see synthetic_checkpoint.h; the RNG and the file writing: synthetic_common.h).
 #include "core/checkpoint/synthetic_checkpoint.h"
 
 #include <cmath>
@@ -7,37 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/safetensors.h"
+#include "core/checkpoint/synthetic_common.h"
 
 using json = nlohmann::json;
 
 const char* const SYNTH_QWEN35_SINGLE_SHARD = "model.safetensors-00001-of-00001.safetensors";
 
-namespace {
-struct synth_rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return ((next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }  // (0, 1)
-  double normal() { return std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-};
-
-std::string synth_bytes(const std::vector<float>& v, st_dtype t) {
-  std::string b(v.size() * st_dtype_bytes(t), '\0');
-  dtype_from_f32(t, v.data(), v.size(), &b[0]);
-  return b;
-}
-
-// A tensor-specific stream: the same tensor gets the same values whichever layers are written.
-synth_rng synth_stream(uint64_t seed, const std::string& name) {
-  uint64_t h = seed ^ 0xcbf29ce484222325ull;
-  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ull;
-  return synth_rng{h};
-}
-}  // namespace
 
 synth_gate_shape synth_gate_shape_for(int layer, int num_layers) {
   // Early layers: symmetric and narrow (about 33 %/28 %); the middle narrower and shifted
@@ -124,23 +98,5 @@ std::map<std::string, std::string> synth_checkpoint_make(const synth_spec& sp) {
   cfg["_name_or_path"] = qwen ? "swiglu-lab/synthetic-qwen3.5-0.8b-shaped" : "swiglu-lab/synthetic-llama-shaped";
   cfg["swiglu_lab_synthetic"] = true;
 
-  std::map<std::string, std::string> files;
-  files["config.json"] = cfg.dump(2) + "\n";
-  const int shards = sp.shards < 1 ? 1 : sp.shards;
-  json weight_map = json::object();
-  for (int s = 0; s < shards; s++) {
-    std::vector<st_write_tensor> part;
-    for (size_t i = 0; i < tensors.size(); i++)
-      if ((int)(i % (size_t)shards) == s) part.push_back(tensors[i]);
-    char name[96];
-    if (shards == 1)
-      std::snprintf(name, sizeof name, "%s", qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors");
-    else
-      std::snprintf(name, sizeof name, "model-%05d-of-%05d.safetensors", s + 1, shards);
-    for (const st_write_tensor& t : part) weight_map[t.name] = name;
-    files[name] = st_write(part, {{"format", "pt"}});
-  }
-  if (sp.index || shards > 1)
-    files["model.safetensors.index.json"] = json({{"metadata", {{"total_size", 0}}}, {"weight_map", weight_map}}).dump(2) + "\n";
-  return files;
+  return synth_files(cfg.dump(2) + "\n", tensors, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", sp.index);
 }

@@ -6,6 +6,15 @@
 // Any other text still tokenizes (into bytes and the lesson's characters).
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 std::string synth_tokenizer_json();
+
+// The same kind of tokenizer for a list of tokens: each token's characters are built from their
+// bytes by merges, then the token from its characters, left to right, in list order (a merge
+// already made is not made twice). synth_tokenizer_json() is this with the lesson's list.
+// "Ġ"-style spaces: a token may start with ' ' (" Paris"), as the pre-tokenizer splits words.
+// *ids (when given) receives each listed token's id.
+std::string synth_tokenizer_json_for(const std::vector<std::string>& tokens, std::map<std::string, int>* ids = nullptr);

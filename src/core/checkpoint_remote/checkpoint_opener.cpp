@@ -157,6 +157,7 @@ void checkpoint_opener::on_config(const fetch_response& r, fetch_item* it) {
   }
   if (!r.from_cache) client_->cache_store(this, url, text.data(), text.size());
   fetch_queue_done(&queue_, it);
+  opened_.config_text = text;
   config_done_ = true;
   finish();
 }

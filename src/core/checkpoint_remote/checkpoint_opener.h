@@ -41,6 +41,7 @@ struct opener_failure {
 struct checkpoint_opened {
   checkpoint ck;
   std::vector<file_identity> shards;
+  std::string config_text;   // config.json as it came (the whole model reads more of it than ck.config)
   bool single_file = false;  // no index: one model.safetensors
   int shard_of(const std::string& tensor) const;  // the shard that holds it, or -1
 };

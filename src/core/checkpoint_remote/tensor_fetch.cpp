@@ -82,6 +82,14 @@ std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
          p.what.form + " rows " + std::to_string(c.row0) + "+" + std::to_string(c.rows);
 }
 
+uint64_t tensor_fetch::bytes_cached(int t) const {
+  uint64_t b = 0;
+  for (int i = t < 0 ? 0 : t; i < (t < 0 ? (int)tensors_.size() : t + 1); i++)
+    for (const tensor_chunk& c : tensors_[i].plan.chunks)
+      if (client_->cache_has(cache_key(i, c))) b += c.bytes;
+  return b;
+}
+
 void tensor_fetch::add_items(int t) {
   tensor_state& s = tensors_[t];
   s.items.clear();

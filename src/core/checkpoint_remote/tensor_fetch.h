@@ -124,6 +124,8 @@ struct tensor_fetch final : fetch_sink {
   bool paused() const { return queue_.paused; }
   int chunks_converting() const { return (int)jobs_.size(); }
   int requests_in_flight() const { return fetch_queue_loading(&queue_); }
+  // File bytes of the chunks of t (-1: of every tensor) whose records the verified cache holds.
+  uint64_t bytes_cached(int t = -1) const;
   uint64_t bytes_network() const { return queue_.bytes_network; }
   uint64_t bytes_cache() const { return queue_.bytes_cache; }
   double convert_seconds(bool longest) const { return longest ? convert_max_seconds_ : convert_seconds_; }

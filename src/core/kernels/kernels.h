@@ -78,6 +78,10 @@ extern const int f32_vsilu_variant_count;
 extern const f32_vswiglu_variant f32_vswiglu_variants[];
 extern const int f32_vswiglu_variant_count;
 
+// The first non-reference variant of each elementwise op: what the forward passes call.
+f32_vsilu_fn f32_vsilu_default();
+f32_vswiglu_fn f32_vswiglu_default();
+
 // [SECTION] the SwiGLU layer
 // gate, up: (inter, hidden); down: (hidden, inter). Views into parsed q8 blobs.
 struct swiglu_q8_layer {

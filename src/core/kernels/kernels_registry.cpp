@@ -60,3 +60,15 @@ const swiglu_layer_variant swiglu_layer_variants[] = {
     {"swiglu_q16_ref", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16_ref, f32_qs16_ref, f32_vswiglu_ref, true},
 };
 const int swiglu_layer_variant_count = sizeof(swiglu_layer_variants) / sizeof(swiglu_layer_variants[0]);
+
+f32_vsilu_fn f32_vsilu_default() {
+  for (int i = 0; i < f32_vsilu_variant_count; i++)
+    if (!f32_vsilu_variants[i].is_ref) return f32_vsilu_variants[i].fn;
+  return f32_vsilu_ref;
+}
+
+f32_vswiglu_fn f32_vswiglu_default() {
+  for (int i = 0; i < f32_vswiglu_variant_count; i++)
+    if (!f32_vswiglu_variants[i].is_ref) return f32_vswiglu_variants[i].fn;
+  return f32_vswiglu_ref;
+}

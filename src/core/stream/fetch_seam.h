@@ -68,4 +68,6 @@ struct fetch_client {
   // Returns the bytes it freed. Both transports bound the cache the same way (cache_lru.h).
   virtual uint64_t cache_clear(const std::string& prefix) { (void)prefix; return 0; }
   virtual uint64_t cache_bytes() const { return 0; }  // what the verified cache holds now
+  // The verified cache holds a blob under `key` (so a request for it will not use the network).
+  virtual bool cache_has(const std::string& key) const { (void)key; return false; }
 };

@@ -36,6 +36,8 @@ enum stream_fault {
   STREAM_NO_ROOM,            // more than the page holds at once (want: bytes needed, got: the page's budget)
   STREAM_TOO_MANY_REQUESTS,  // 429 again after waiting the Retry-After once (seconds: how long it waited)
   STREAM_REDIRECT,           // a redirect the browser would not follow: a loop, another scheme, or CORS at its target
+  // The whole model (core/model/):
+  STREAM_UNSUPPORTED,        // a layer type, window or RoPE the forward pass cannot run (reason names it)
   STREAM_FAULT_COUNT
 };
 

@@ -58,6 +58,7 @@ struct native_fetch : fetch_client {
   void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) override;
   uint64_t cache_clear(const std::string& prefix) override;
   uint64_t cache_bytes() const override { return lru.bytes(); }
+  bool cache_has(const std::string& key) const override { return lru.has(key); }
   // Answers every pending request (in order) into its sink, as the browser would between
   // frames; stalled ones stay pending. Returns how many were answered.
   int deliver(double now);

@@ -18,11 +18,12 @@
 // [SECTION] IndexedDB: "blobs" holds verified blobs by key (a pack's file, a checkpoint's chunk);
 // "meta" holds each blob's [bytes, use stamp], written in the same transaction, so the cache's
 // byte budget (core/stream/cache_lru.h) survives a reload. Version 1 had no "meta": its blobs go.
-EM_JS(void, js_idb_open, (void), {
+EM_JS(void, js_idb_open, (const char* database), {
   if (Module.labIdb) return;
+  const name = UTF8ToString(database);
   Module.labIdb = new Promise((resolve, reject) => {
     if (!self.indexedDB) return reject(new Error("no IndexedDB"));
-    const open = indexedDB.open("swiglu-lab", 2);
+    const open = indexedDB.open(name, 2);
     open.onupgradeneeded = () => {
       const db = open.result;
       if (db.objectStoreNames.contains("blobs")) open.transaction.objectStore("blobs").clear();
@@ -234,6 +235,7 @@ struct web_fetch : fetch_client {
     return lru.clear();
   }
   uint64_t cache_bytes() const override { return lru.bytes(); }
+  bool cache_has(const std::string& key) const override { return lru.has(key); }
   void network(uint32_t id);
   double max_answer_ms = 0;  // the longest hash + copy + conversion of one answer (the benchmark reads it)
   double total_answer_ms = 0;  // all answers' work together (the benchmark divides it per matrix)
@@ -416,9 +418,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE double lab_cache_bytes() { return (double)g_fetc
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_max_answer_ms() { return g_fetch.max_answer_ms; }
 extern "C" EMSCRIPTEN_KEEPALIVE double lab_bench_total_answer_ms() { return g_fetch.total_answer_ms; }
 
-fetch_client* fetch_web_client(void (*on_event)()) {
-  if (!g_fetch.on_event && js_test_cache_budget() > 0) g_fetch.lru.set_budget((uint64_t)js_test_cache_budget());
-  js_idb_open();
+fetch_client* fetch_web_client(void (*on_event)(), const char* database, uint64_t budget) {
+  if (!g_fetch.on_event) g_fetch.lru.set_budget(js_test_cache_budget() > 0 ? (uint64_t)js_test_cache_budget() : budget);
+  js_idb_open(database);
   g_fetch.on_event = on_event;
   return &g_fetch;
 }

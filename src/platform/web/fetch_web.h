@@ -8,5 +8,10 @@
 
 #include "core/stream/fetch_seam.h"
 
-// The one client of the page; `on_event` is called after every answer (to draw a frame).
-fetch_client* fetch_web_client(void (*on_event)());
+#include "core/stream/cache_lru.h"
+
+// The one client of a module (the page's, or its model worker's); `on_event` is called after every
+// answer (to draw a frame, or to pump the worker). Its verified cache is the IndexedDB `database`,
+// bounded to `budget` bytes: the page's "swiglu-lab" (CACHE_BUDGET_BYTES), the whole model's
+// "swiglu-lab-model" (MODEL_CACHE_BUDGET_BYTES, core/model/model_service.h).
+fetch_client* fetch_web_client(void (*on_event)(), const char* database = "swiglu-lab", uint64_t budget = CACHE_BUDGET_BYTES);

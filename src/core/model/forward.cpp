@@ -1,0 +1,366 @@
+// The whole model's forward pass (see forward.h). Matrix products go through the registered
+// kernels (core/kernels/wgemm.h); the mixers' small per-head loops are plain C++.
+// Each step follows transformers' modeling_qwen3_5.py (Qwen3.5) and modeling_llama.py.
+#include "core/model/forward.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/kernels/kernels.h"
+
+namespace {
+
+// y = x W^T for T tokens, W in the model's format.
+void matmul(const wmatrix& m, const float* x, int T, float* y) {
+  const wmat_view v = m.view();
+  wgemm_default(v.format)(&v, x, T, y);
+}
+
+// One row of a matrix as f32 (an embedding lookup).
+void matrix_row(const wmatrix& m, int64_t row, float* out) {
+  if (m.format == WMAT_BF16) {
+    dtype_to_f32(ST_DTYPE_BF16, (const uint16_t*)m.values.data + (size_t)row * m.cols, (size_t)m.cols, out);
+    return;
+  }
+  const int8_t* q = (const int8_t*)m.values.data + (size_t)row * m.cols;
+  const float* s = (const float*)m.scales.data + (size_t)row * (m.cols / WMAT_GROUP);
+  for (int k = 0; k < m.cols; k++) out[k] = q[k] * s[k / WMAT_GROUP];
+}
+
+// x * scale / RMS(x) over n values (the sum of squares in double).
+void rmsnorm(const float* x, int n, const float* scale, double eps, float* y) {
+  double ss = 0;
+  for (int i = 0; i < n; i++) ss += (double)x[i] * x[i];
+  const float r = (float)(1.0 / std::sqrt(ss / n + eps));
+  for (int i = 0; i < n; i++) y[i] = x[i] * r * (scale ? scale[i] : 1.0f);
+}
+
+float sigmoid(float z) { return 1.0f / (1.0f + std::exp(-z)); }
+float silu(float z) { return z / (1.0f + std::exp(-z)); }
+// torch.nn.functional.softplus (beta 1, threshold 20).
+float softplus(float z) { return z > 20.0f ? z : std::log1p(std::exp(z)); }
+
+// RoPE on the first rotary_dim dims of one head at position pos (rotate_half pairing i, i + d/2).
+void rope(float* v, int rotary_dim, const std::vector<float>& inv_freq, int pos) {
+  const int half = rotary_dim / 2;
+  for (int i = 0; i < half; i++) {
+    const double angle = (double)pos * inv_freq[i];
+    const float c = (float)std::cos(angle), s = (float)std::sin(angle);
+    const float x1 = v[i], x2 = v[i + half];
+    v[i] = x1 * c - x2 * s;
+    v[i + half] = x2 * c + x1 * s;
+  }
+}
+
+void add_bias(float* y, int T, const std::vector<float>& b) {
+  if (b.empty()) return;
+  const size_t n = b.size();
+  for (int t = 0; t < T; t++)
+    for (size_t i = 0; i < n; i++) y[t * n + i] += b[i];
+}
+
+// [SECTION] full attention: Qwen3.5's gated attention, or Llama's
+void full_attention(const model_weights& w, const model_layer_weights& L, const float* x, int T, float* out) {
+  const model_spec& s = w.spec;
+  const int hd = s.head_dim, nh = s.heads, nkv = s.kv_heads, group = nh / nkv;
+  const int qw = nh * hd * (s.output_gate ? 2 : 1), kvw = nkv * hd;
+  std::vector<float> qg((size_t)T * qw), k((size_t)T * kvw), v((size_t)T * kvw), o((size_t)T * nh * hd);
+  matmul(L.q, x, T, qg.data());
+  matmul(L.k, x, T, k.data());
+  matmul(L.v, x, T, v.data());
+  add_bias(qg.data(), T, L.q_bias);
+  add_bias(k.data(), T, L.k_bias);
+  add_bias(v.data(), T, L.v_bias);
+  // Per head, q_proj's rows are [query (hd), gate (hd)] when the attention has an output gate.
+  std::vector<float> q((size_t)T * nh * hd), gate(s.output_gate ? (size_t)T * nh * hd : 0);
+  for (int t = 0; t < T; t++)
+    for (int h = 0; h < nh; h++) {
+      const float* src = qg.data() + (size_t)t * qw + (size_t)h * hd * (s.output_gate ? 2 : 1);
+      std::memcpy(&q[((size_t)t * nh + h) * hd], src, hd * sizeof(float));
+      if (s.output_gate) std::memcpy(&gate[((size_t)t * nh + h) * hd], src + hd, hd * sizeof(float));
+    }
+  for (int t = 0; t < T; t++) {
+    for (int h = 0; h < nh; h++) {
+      float* qh = &q[((size_t)t * nh + h) * hd];
+      if (s.qk_norm) rmsnorm(qh, hd, L.q_norm.data(), s.base.rms_norm_eps, qh);
+      rope(qh, s.rotary_dim, w.rope_inv_freq, t);
+    }
+    for (int h = 0; h < nkv; h++) {
+      float* kh = &k[((size_t)t * nkv + h) * hd];
+      if (s.qk_norm) rmsnorm(kh, hd, L.k_norm.data(), s.base.rms_norm_eps, kh);
+      rope(kh, s.rotary_dim, w.rope_inv_freq, t);
+    }
+  }
+  const float scale = (float)(1.0 / std::sqrt((double)hd));
+  std::vector<float> p((size_t)T);
+  for (int h = 0; h < nh; h++) {
+    const int kvh = h / group;
+    for (int t = 0; t < T; t++) {
+      const float* qh = &q[((size_t)t * nh + h) * hd];
+      float mx = -INFINITY;
+      for (int j = 0; j <= t; j++) {
+        const float* kj = &k[((size_t)j * nkv + kvh) * hd];
+        float d = 0;
+        for (int i = 0; i < hd; i++) d += qh[i] * kj[i];
+        p[j] = d * scale;
+        mx = std::max(mx, p[j]);
+      }
+      double sum = 0;
+      for (int j = 0; j <= t; j++) sum += (p[j] = std::exp(p[j] - mx));
+      float* oh = &o[((size_t)t * nh + h) * hd];
+      std::fill(oh, oh + hd, 0.0f);
+      for (int j = 0; j <= t; j++) {
+        const float pj = (float)(p[j] / sum);
+        const float* vj = &v[((size_t)j * nkv + kvh) * hd];
+        for (int i = 0; i < hd; i++) oh[i] += pj * vj[i];
+      }
+    }
+  }
+  if (s.output_gate)
+    for (size_t i = 0; i < o.size(); i++) o[i] *= sigmoid(gate[i]);
+  matmul(L.o, o.data(), T, out);
+}
+
+// [SECTION] Gated DeltaNet (Qwen3.5's linear attention), in its recurrent form
+void linear_attention(const model_weights& w, const model_layer_weights& L, const float* x, int T, float* out) {
+  const model_spec& s = w.spec;
+  const int nk = s.lin_k_heads, nv = s.lin_v_heads, dk = s.lin_k_dim, dv = s.lin_v_dim, K = s.conv_kernel;
+  const int kd = nk * dk, vd = nv * dv, cd = 2 * kd + vd, group = nv / nk;
+  std::vector<float> mixed((size_t)T * cd), z((size_t)T * vd), b((size_t)T * nv), a((size_t)T * nv);
+  matmul(L.qkv, x, T, mixed.data());
+  matmul(L.z, x, T, z.data());
+  matmul(L.b, x, T, b.data());
+  matmul(L.a, x, T, a.data());
+  // Causal depthwise conv1d over time (kernel K, no bias), then SiLU: out[t] = sum_i w[i] in[t-K+1+i].
+  std::vector<float> c((size_t)T * cd);
+  for (int t = 0; t < T; t++)
+    for (int ch = 0; ch < cd; ch++) {
+      float acc = 0;
+      for (int i = 0; i < K; i++) {
+        const int src = t - (K - 1) + i;
+        if (src >= 0) acc += L.conv[(size_t)ch * K + i] * mixed[(size_t)src * cd + ch];
+      }
+      c[(size_t)t * cd + ch] = silu(acc);
+    }
+  // q and k: l2-normalised per head (eps 1e-6 inside the root, as the FLA kernels), q / sqrt(dk).
+  const float qscale = (float)(1.0 / std::sqrt((double)dk));
+  for (int t = 0; t < T; t++)
+    for (int part = 0; part < 2; part++)
+      for (int h = 0; h < nk; h++) {
+        float* v = &c[(size_t)t * cd + (size_t)part * kd + (size_t)h * dk];
+        double ss = 0;
+        for (int i = 0; i < dk; i++) ss += (double)v[i] * v[i];
+        const float r = (float)(1.0 / std::sqrt(ss + 1e-6)) * (part == 0 ? qscale : 1.0f);
+        for (int i = 0; i < dk; i++) v[i] *= r;
+      }
+  std::vector<float> o((size_t)T * vd), S((size_t)dk * dv), kv(dv), delta(dv);
+  for (int h = 0; h < nv; h++) {
+    const int kh = h / group;  // each key head serves `group` consecutive value heads
+    std::fill(S.begin(), S.end(), 0.0f);
+    for (int t = 0; t < T; t++) {
+      const float* qt = &c[(size_t)t * cd + (size_t)kh * dk];
+      const float* kt = &c[(size_t)t * cd + kd + (size_t)kh * dk];
+      const float* vt = &c[(size_t)t * cd + 2 * kd + (size_t)h * dv];
+      const float beta = sigmoid(b[(size_t)t * nv + h]);
+      const float decay = std::exp(L.neg_a[h] * softplus(a[(size_t)t * nv + h] + L.dt_bias[h]));
+      for (float& e : S) e *= decay;
+      std::fill(kv.begin(), kv.end(), 0.0f);
+      for (int i = 0; i < dk; i++)
+        for (int j = 0; j < dv; j++) kv[j] += S[(size_t)i * dv + j] * kt[i];
+      for (int j = 0; j < dv; j++) delta[j] = (vt[j] - kv[j]) * beta;
+      for (int i = 0; i < dk; i++)
+        for (int j = 0; j < dv; j++) S[(size_t)i * dv + j] += kt[i] * delta[j];
+      float* ot = &o[(size_t)t * vd + (size_t)h * dv];
+      std::fill(ot, ot + dv, 0.0f);
+      for (int i = 0; i < dk; i++)
+        for (int j = 0; j < dv; j++) ot[j] += S[(size_t)i * dv + j] * qt[i];
+      // The gated RMSNorm: norm(o) * w * silu(z), per value head.
+      rmsnorm(ot, dv, L.lin_norm.data(), s.base.rms_norm_eps, ot);
+      const float* zt = &z[(size_t)t * vd + (size_t)h * dv];
+      for (int j = 0; j < dv; j++) ot[j] *= silu(zt[j]);
+    }
+  }
+  matmul(L.out, o.data(), T, out);
+}
+
+float l2(const float* v, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
+  return (float)std::sqrt(s);
+}
+
+void run_layers(const model_weights& w, int first, forward_trace* tr) {
+  const model_spec& s = w.spec;
+  const int T = tr->T, H = (int)s.base.hidden, F = (int)s.base.intermediate, Lc = (int)s.base.layers;
+  const double eps = s.base.rms_norm_eps;
+  std::vector<float> h = tr->layer_in[first], x((size_t)T * H), mix((size_t)T * H), g((size_t)T * F), u((size_t)T * F);
+  const f32_vswiglu_fn swiglu = f32_vswiglu_default();  // the SIMD SwiGLU of the MLP views
+  for (int l = first; l < Lc; l++) {
+    const model_layer_weights& L = w.layers[l];
+    tr->layer_in[l] = h;
+    for (int t = 0; t < T; t++) rmsnorm(&h[(size_t)t * H], H, L.input_norm.data(), eps, &x[(size_t)t * H]);
+    if (L.mixer == MIXER_LINEAR_ATTENTION) linear_attention(w, L, x.data(), T, mix.data());
+    else full_attention(w, L, x.data(), T, mix.data());
+    for (size_t i = 0; i < h.size(); i++) h[i] += mix[i];
+    std::vector<float>& xin = tr->mlp_in[l];
+    xin.resize((size_t)T * H);
+    for (int t = 0; t < T; t++) rmsnorm(&h[(size_t)t * H], H, L.post_norm.data(), eps, &xin[(size_t)t * H]);
+    matmul(L.gate, xin.data(), T, g.data());
+    matmul(L.up, xin.data(), T, u.data());
+    std::vector<float>& act = tr->act[l];
+    std::vector<float>& sg = tr->silu_gate[l];
+    act.resize((size_t)T * F);
+    sg.resize((size_t)T * F);
+    swiglu((size_t)T * F, g.data(), u.data(), act.data(), sg.data());
+    for (const unit_ref& off : tr->off)
+      if (off.layer == l && off.unit >= 0 && off.unit < F)
+        for (int t = 0; t < T; t++) act[(size_t)t * F + off.unit] = 0.0f;
+    matmul(L.down, act.data(), T, mix.data());
+    tr->mlp_l2[l].resize(T);
+    tr->out_l2[l].resize(T);
+    for (int t = 0; t < T; t++) {
+      float* ht = &h[(size_t)t * H];
+      const float* mt = &mix[(size_t)t * H];
+      for (int i = 0; i < H; i++) ht[i] += mt[i];
+      tr->mlp_l2[l][t] = l2(mt, H);
+      tr->out_l2[l][t] = l2(ht, H);
+    }
+  }
+  tr->final_hidden.resize(H);
+  rmsnorm(&h[(size_t)(T - 1) * H], H, w.final_norm.data(), eps, tr->final_hidden.data());
+  tr->logits.resize((size_t)s.base.vocab);
+  matmul(w.unembedding(), tr->final_hidden.data(), 1, tr->logits.data());
+  tr->first_layer_run = first;
+}
+
+std::vector<unit_ref> clean_units(const model_weights& w, std::vector<unit_ref> off) {
+  std::vector<unit_ref> out;
+  for (const unit_ref& u : off)
+    if (u.layer >= 0 && u.layer < (int)w.spec.base.layers && u.unit >= 0 && u.unit < w.spec.base.intermediate) out.push_back(u);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void trace_init(const model_weights& w, forward_trace* tr, const std::vector<int64_t>& ids) {
+  const size_t Lc = (size_t)w.spec.base.layers;
+  tr->T = (int)ids.size();
+  tr->ids = ids;
+  tr->layer_in.assign(Lc, {});
+  tr->mlp_in.assign(Lc, {});
+  tr->silu_gate.assign(Lc, {});
+  tr->act.assign(Lc, {});
+  tr->mlp_l2.assign(Lc, {});
+  tr->out_l2.assign(Lc, {});
+}
+}  // namespace
+
+bool model_ids_ok(const model_weights& w, const std::vector<int64_t>& ids) {
+  if (ids.empty() || ids.size() > MODEL_MAX_TOKENS) return false;
+  for (int64_t id : ids)
+    if (id < 0 || id >= w.spec.base.vocab) return false;
+  return true;
+}
+
+void model_forward(const model_weights& w, const std::vector<int64_t>& ids, const std::vector<unit_ref>& off,
+                   forward_trace* out) {
+  const int H = (int)w.spec.base.hidden;
+  trace_init(w, out, ids);
+  out->off = clean_units(w, off);
+  std::vector<float>& h = out->layer_in[0];
+  h.resize(ids.size() * (size_t)H);
+  for (size_t t = 0; t < ids.size(); t++) matrix_row(w.embed, ids[t], &h[t * H]);
+  run_layers(w, 0, out);
+}
+
+void model_forward_switch_off(const model_weights& w, const forward_trace& base, const std::vector<unit_ref>& off,
+                              forward_trace* out) {
+  const std::vector<unit_ref> units = clean_units(w, off);
+  if (units.empty()) {
+    *out = base;
+    return;
+  }
+  const int first = units[0].layer;
+  trace_init(w, out, base.ids);
+  out->off = units;
+  for (int l = 0; l < first; l++) {
+    out->layer_in[l] = base.layer_in[l];
+    out->mlp_in[l] = base.mlp_in[l];
+    out->silu_gate[l] = base.silu_gate[l];
+    out->act[l] = base.act[l];
+    out->mlp_l2[l] = base.mlp_l2[l];
+    out->out_l2[l] = base.out_l2[l];
+  }
+  out->layer_in[first] = base.layer_in[first];
+  run_layers(w, first, out);
+}
+
+// [SECTION] reading a run
+
+static std::vector<double> softmax(const std::vector<float>& logits) {
+  double mx = -INFINITY;
+  for (float v : logits) mx = std::max(mx, (double)v);
+  std::vector<double> p(logits.size());
+  double sum = 0;
+  for (size_t i = 0; i < p.size(); i++) sum += (p[i] = std::exp((double)logits[i] - mx));
+  for (double& v : p) v /= sum;
+  return p;
+}
+
+std::vector<token_prob> forward_top_tokens(const forward_trace& t, int k) {
+  const std::vector<double> p = softmax(t.logits);
+  std::vector<token_prob> all(p.size());
+  for (size_t i = 0; i < p.size(); i++) all[i] = {(int64_t)i, p[i]};
+  k = std::min<int>(k, (int)all.size());
+  std::partial_sort(all.begin(), all.begin() + k, all.end(),
+                    [](const token_prob& a, const token_prob& b) { return a.p != b.p ? a.p > b.p : a.id < b.id; });
+  all.resize(k);
+  return all;
+}
+
+double forward_token_prob(const forward_trace& t, int64_t id) {
+  if (id < 0 || id >= (int64_t)t.logits.size()) return 0;
+  double mx = -INFINITY;
+  for (float v : t.logits) mx = std::max(mx, (double)v);
+  double sum = 0;
+  for (float v : t.logits) sum += std::exp((double)v - mx);
+  return std::exp((double)t.logits[id] - mx) / sum;
+}
+
+std::vector<unit_activation> forward_top_units(const forward_trace& t, int position, int k) {
+  std::vector<unit_activation> all;
+  if (position < 0 || position >= t.T) return all;
+  for (size_t l = 0; l < t.act.size(); l++) {
+    const size_t F = t.act[l].size() / t.T;
+    for (size_t u = 0; u < F; u++) all.push_back({{(int)l, (int)u}, t.act[l][position * F + u]});
+  }
+  k = std::min<int>(k, (int)all.size());
+  std::partial_sort(all.begin(), all.begin() + k, all.end(), [](const unit_activation& a, const unit_activation& b) {
+    return a.value != b.value ? a.value > b.value : a.unit < b.unit;
+  });
+  all.resize(k);
+  return all;
+}
+
+std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, int unit, int k) {
+  const int H = (int)w.spec.base.hidden, F = (int)w.spec.base.intermediate;
+  std::vector<token_score> out;
+  if (layer < 0 || layer >= (int)w.layers.size() || unit < 0 || unit >= F) return out;
+  // The down column: row i of down_proj (H, F), entry `unit`.
+  const wmatrix& down = w.layers[layer].down;
+  std::vector<float> row(F), dir(H);
+  for (int i = 0; i < H; i++) {
+    matrix_row(down, i, row.data());
+    dir[i] = row[unit] * w.final_norm[i];
+  }
+  std::vector<float> scores((size_t)w.spec.base.vocab);
+  matmul(w.unembedding(), dir.data(), 1, scores.data());
+  std::vector<token_score> all(scores.size());
+  for (size_t i = 0; i < scores.size(); i++) all[i] = {(int64_t)i, scores[i]};
+  k = std::min<int>(k, (int)all.size());
+  std::partial_sort(all.begin(), all.begin() + k, all.end(),
+                    [](const token_score& a, const token_score& b) { return a.score != b.score ? a.score > b.score : a.id < b.id; });
+  all.resize(k);
+  return all;
+}

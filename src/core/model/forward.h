@@ -1,0 +1,79 @@
+// The whole model's forward pass over a prompt (lessons 001 and 003): the embedding, every
+// decoder layer (input norm, mixer, residual, post-attention norm, SwiGLU MLP, residual), the
+// final norm and the unembedding, in f32 over the weights of model_weights.h. One code for the
+// page's worker, the CLI, the tests and the benchmark.
+//
+// Per layer l and position t it records what the lessons look at:
+//   layer_in[l]   the residual stream entering the layer (so a rerun can start there)
+//   mlp_in[l]     post_attention_layernorm of the stream: what the MLP really reads
+//   silu_gate[l]  silu(W_gate mlp_in), act[l] = silu_gate * (W_up mlp_in): each unit's activation
+//   mlp_l2[l][t]  |MLP output|, out_l2[l][t] |the stream after the layer| (lesson 001's bars)
+// and at the last position the final hidden state and the logits over the whole vocabulary.
+//
+// Switching units off (lesson 003, figure 4): a unit's activation is 0 at every position, as if
+// its down column were zero. The rerun starts from the first layer a switched-off unit is in,
+// with the stream recorded there; the layers before it cannot change.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/model/model_weights.h"
+
+struct unit_ref {
+  int layer = 0, unit = 0;
+  bool operator==(const unit_ref& o) const { return layer == o.layer && unit == o.unit; }
+  bool operator<(const unit_ref& o) const { return layer != o.layer ? layer < o.layer : unit < o.unit; }
+};
+
+struct forward_trace {
+  int T = 0;
+  std::vector<int64_t> ids;
+  std::vector<unit_ref> off;                  // sorted, no repeats
+  std::vector<std::vector<float>> layer_in;   // [L] (T, H)
+  std::vector<std::vector<float>> mlp_in;     // [L] (T, H)
+  std::vector<std::vector<float>> silu_gate;  // [L] (T, F)
+  std::vector<std::vector<float>> act;        // [L] (T, F), switched-off units 0
+  std::vector<std::vector<float>> mlp_l2;     // [L][T]
+  std::vector<std::vector<float>> out_l2;     // [L][T]
+  std::vector<float> final_hidden;            // (H): the last position after the final norm
+  std::vector<float> logits;                  // (V): the last position's next-token logits
+  int first_layer_run = 0;                    // layers before it were copied from a base run
+};
+
+// A prompt of 1..MODEL_MAX_TOKENS ids inside the vocabulary (false otherwise: check first).
+bool model_ids_ok(const model_weights& w, const std::vector<int64_t>& ids);
+
+// Runs the prompt with `off` switched off (units outside the model are ignored).
+void model_forward(const model_weights& w, const std::vector<int64_t>& ids, const std::vector<unit_ref>& off,
+                   forward_trace* out);
+// The same prompt as `base` (a run with no unit off) with `off` switched off: copies what cannot
+// change and runs from the first switched-off layer on.
+void model_forward_switch_off(const model_weights& w, const forward_trace& base, const std::vector<unit_ref>& off,
+                              forward_trace* out);
+
+// [SECTION] what the views read from a run
+struct token_prob {
+  int64_t id = 0;
+  double p = 0;  // softmax over the whole vocabulary
+};
+// The k most likely next tokens, most likely first (ties: the lower id first).
+std::vector<token_prob> forward_top_tokens(const forward_trace& t, int k);
+// P(next = id) for one id.
+double forward_token_prob(const forward_trace& t, int64_t id);
+
+struct unit_activation {
+  unit_ref unit;
+  float value = 0;  // silu(gate) * up
+};
+// The k units with the largest activation at `position`, over every layer (ties: lower layer, unit).
+std::vector<unit_activation> forward_top_units(const forward_trace& t, int position, int k);
+
+// What a unit writes back, as tokens: its down column d (H) through the final norm's multiplier
+// g and the unembedding U (V, H): score(v) = U[v] . (g * d). The k highest scores, highest first.
+// (The final norm's 1/RMS is left out: it scales every score alike and changes no ranking.)
+struct token_score {
+  int64_t id = 0;
+  double score = 0;
+};
+std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, int unit, int k);

@@ -1,0 +1,275 @@
+// The whole model as its worker runs it (see model_host.h).
+#include "core/model/model_host.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/kernels/kernels.h"
+
+model_host::model_host(fetch_client* client, model_loader_options options) : client_(client), options_(options) {}
+
+model_host::~model_host() {
+  if (tokenizer_pending_) client_->fetch_cancel(tokenizer_request_);
+  client_->forget_sink(this);
+}
+
+void model_host::open(const std::string& location, double now) {
+  if (location == location_ && (loader_ || open_error_.failed())) return;
+  if (tokenizer_pending_) client_->fetch_cancel(tokenizer_request_);
+  loader_.reset();
+  tokenizer_.reset();
+  tokenizer_pending_ = false;
+  has_base_ = false;
+  toward_.clear();
+  shortcut_ids_.clear();
+  shortcut_silu_.clear();
+  open_error_ = stream_error();
+  location_ = location;
+  std::string why;
+  if (!model_location_parse(location, &where_, &why)) {
+    open_error_ = stream_error_detail(STREAM_HTTP, why);
+    return;
+  }
+  loader_.reset(new model_loader(client_, where_, now, options_));
+}
+
+void model_host::go() {
+  if (loader_) loader_->go();
+}
+void model_host::cancel() {
+  if (loader_) loader_->cancel();
+}
+void model_host::retry(double now) {
+  if (loader_) loader_->retry(now);
+}
+
+void model_host::pump(double now) {
+  if (!loader_) return;
+  loader_->pump(now);
+  // The tokenizer once the weights are on their way (a model without one still runs on ids).
+  if (!tokenizer_ && !tokenizer_pending_ && tokenizer_request_ == 0 && loader_->phase() >= MODEL_ASKING &&
+      loader_->phase() != MODEL_FAILED) {
+    fetch_request q;
+    q.url = model_location_file_url(where_, MODEL_TOKENIZER_FILE);
+    q.max_bytes = MODEL_TOKENIZER_MAX_BYTES;
+    tokenizer_pending_ = true;
+    tokenizer_request_ = client_->fetch_start(this, q);
+  }
+}
+
+void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double now) {
+  (void)now;
+  if (!tokenizer_pending_ || id != tokenizer_request_) return;
+  tokenizer_pending_ = false;
+  // A tokenizer that cannot be read leaves the model on ids alone: the views say so.
+  if (r.status != 200 || r.cut) return;
+  std::unique_ptr<bpe_tokenizer> t(new bpe_tokenizer());
+  std::string error;
+  if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &error)) tokenizer_ = std::move(t);
+}
+
+model_status model_host::status() const {
+  model_status s;
+  s.location = location_;
+  if (open_error_.failed() || !loader_) {
+    s.phase = open_error_.failed() ? MODEL_STATUS_FAILED : MODEL_STATUS_IDLE;
+    s.error = open_error_;
+    return s;
+  }
+  const model_loader& L = *loader_;
+  switch (L.phase()) {
+    case MODEL_OPENING: s.phase = MODEL_STATUS_OPENING; break;
+    case MODEL_ASKING: s.phase = MODEL_STATUS_ASKING; break;
+    case MODEL_LOADING: s.phase = MODEL_STATUS_LOADING; break;
+    case MODEL_READY: s.phase = tokenizer_pending_ ? MODEL_STATUS_LOADING : MODEL_STATUS_READY; break;
+    case MODEL_FAILED: s.phase = MODEL_STATUS_FAILED; break;
+  }
+  if (L.phase() != MODEL_OPENING && L.phase() != MODEL_FAILED) {
+    const model_spec& sp = L.spec();
+    s.name = where_.hub ? where_.id() : !sp.base.name_or_path.empty() ? sp.base.name_or_path : location_;
+    s.synthetic = sp.base.synthetic;
+    s.layers = (int)sp.base.layers;
+    for (model_mixer m : sp.mixers) s.linear_layers += m == MIXER_LINEAR_ATTENTION;
+    s.hidden = (int)sp.base.hidden, s.intermediate = (int)sp.base.intermediate, s.vocab = (int)sp.base.vocab;
+    s.download_bytes = L.download_bytes(), s.cached_bytes = L.cached_bytes(), s.memory_bytes = L.memory_bytes();
+    for (const model_file_progress& f : L.progress()) s.files.push_back({f.file, f.loaded, f.total, f.failed > 0});
+  }
+  s.tokenizer = tokenizer_ != nullptr;
+  s.bytes_network = L.bytes_network();
+  s.paused = L.paused();
+  if (L.phase() == MODEL_FAILED) {
+    s.failed_file = L.failure().file;
+    s.error = L.failure().error;
+  } else {
+    for (const opener_failure& f : L.chunk_failures())
+      if (f.error.fault != STREAM_CANCELLED) s.failed_file = f.file, s.error = f.error;
+  }
+  s.storage_notice = L.storage_notice();
+  return s;
+}
+
+// [SECTION] answers
+
+token_text model_host::token(int64_t id) const {
+  token_text t;
+  t.id = id;
+  if (tokenizer_) t.piece = bpe_decode(*tokenizer_, {(int)id});
+  return t;
+}
+
+std::vector<token_text> model_host::tokens(const std::vector<token_score>& v) const {
+  std::vector<token_text> out;
+  for (const token_score& s : v) out.push_back(token(s.id));
+  return out;
+}
+
+const std::vector<token_text>& model_host::toward(const unit_ref& u) {
+  auto it = toward_.find(u);
+  if (it == toward_.end())
+    it = toward_.emplace(u, tokens(unit_writes_toward(loader_->weights(), u.layer, u.unit, MODEL_TOWARD_TOKENS))).first;
+  return it->second;
+}
+
+bool model_host::prompt_ids(const model_question& q, std::vector<int64_t>* ids, std::vector<std::string>* pieces,
+                            stream_error* e) {
+  const model_weights& w = loader_->weights();
+  if (!q.ids.empty()) {
+    for (int64_t id : q.ids)
+      if (id < 0 || id >= w.spec.base.vocab) {
+        *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE, {std::to_string(id), std::to_string(w.spec.base.vocab - 1)}));
+        return false;
+      }
+    *ids = q.ids;
+  } else if (tokenizer_ && !q.text.empty()) {
+    const bpe_encoding enc = bpe_encode(tokenizer_.get(), q.text);
+    ids->assign(enc.ids.begin(), enc.ids.end());
+    *pieces = enc.pieces;
+  } else {
+    *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_TOK_FILE_MISSING));
+    return false;
+  }
+  if (ids->empty() || ids->size() > MODEL_MAX_TOKENS) {
+    *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_PROBE_TOKENS, {std::to_string((int)MODEL_MAX_TOKENS)}));
+    return false;
+  }
+  for (int64_t id : *ids)
+    if (id < 0 || id >= w.spec.base.vocab) {
+      *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE, {std::to_string(id), std::to_string(w.spec.base.vocab - 1)}));
+      return false;
+    }
+  return true;
+}
+
+// The histograms of the layers asked for: silu(gate) on what each layer really reads (the stream
+// through the post-attention norm), and on the lessons' shortcut input (layer 0's post-attention
+// norm of the embedding, fed to every layer) for the same model, so the view can set them side by side.
+void model_host::gate_counts(const model_question& q, model_reply* r) {
+  const model_weights& w = loader_->weights();
+  const forward_trace& run = q.off.empty() ? base_ : off_run_;
+  const int T = run.T, H = (int)w.spec.base.hidden, F = (int)w.spec.base.intermediate;
+  if (shortcut_ids_ != run.ids) {
+    shortcut_ids_ = run.ids;
+    shortcut_silu_.assign(w.layers.size(), {});
+  }
+  for (int l : q.gate_layers) {
+    if (l < 0 || l >= (int)w.layers.size()) continue;
+    if (shortcut_silu_[l].empty()) {
+      std::vector<float> x((size_t)T * H), g((size_t)T * F), emb((size_t)H);
+      for (int t = 0; t < T; t++) {
+        const wmatrix& E = w.embed;
+        const wmat_view v = E.view();
+        if (v.format == WMAT_BF16) dtype_to_f32(ST_DTYPE_BF16, v.bf16 + (size_t)run.ids[t] * H, (size_t)H, emb.data());
+        else
+          for (int k = 0; k < H; k++) emb[k] = v.q[(size_t)run.ids[t] * H + k] * v.scales[((size_t)run.ids[t] * H + k) / WMAT_GROUP];
+        double ss = 0;
+        for (float e : emb) ss += (double)e * e;
+        const float inv = (float)(1.0 / std::sqrt(ss / H + w.spec.base.rms_norm_eps));
+        for (int k = 0; k < H; k++) x[(size_t)t * H + k] = emb[k] * inv * w.layers[0].post_norm[k];
+      }
+      const wmat_view gv = w.layers[l].gate.view();
+      wgemm_default(gv.format)(&gv, x.data(), T, g.data());
+      shortcut_silu_[l].resize(g.size());
+      f32_vsilu_default()(g.size(), g.data(), shortcut_silu_[l].data());
+    }
+    mlp_gate_counts stream, shortcut;
+    const bool one = q.gate_token >= 0 && q.gate_token < T;
+    const size_t at = one ? (size_t)q.gate_token * F : 0, n = one ? (size_t)F : (size_t)T * F;
+    mlp_gate_count(run.silu_gate[l].data() + at, n, q.threshold, &stream);
+    mlp_gate_count(shortcut_silu_[l].data() + at, n, q.threshold, &shortcut);
+    r->gate_layers.push_back(l);
+    r->gates_stream.push_back(stream);
+    r->gates_shortcut.push_back(shortcut);
+  }
+}
+
+static std::vector<double> probabilities(const forward_trace& t) {
+  double mx = -INFINITY;
+  for (float v : t.logits) mx = std::max(mx, (double)v);
+  std::vector<double> p(t.logits.size());
+  double sum = 0;
+  for (size_t i = 0; i < p.size(); i++) sum += (p[i] = std::exp((double)t.logits[i] - mx));
+  for (double& v : p) v /= sum;
+  return p;
+}
+
+model_reply model_host::answer(const model_question& q) {
+  model_reply r;
+  r.id = q.id;
+  if (!ready()) {
+    r.error = stream_error_of(STREAM_CANCELLED);
+    return r;
+  }
+  const model_weights& w = loader_->weights();
+  std::vector<int64_t> ids;
+  std::vector<std::string> pieces;
+  if (!prompt_ids(q, &ids, &pieces, &r.error)) return r;
+  for (size_t t = 0; t < ids.size(); t++) {
+    token_text tt = token(ids[t]);
+    if (t < pieces.size()) tt.piece = pieces[t];
+    r.prompt.push_back(tt);
+  }
+  if (!has_base_ || base_.ids != ids) {
+    model_forward(w, ids, {}, &base_);
+    has_base_ = true;
+    off_run_ = forward_trace();
+  }
+  std::vector<unit_ref> off;
+  for (const unit_ref& u : q.off)
+    if (u.layer >= 0 && u.layer < (int)w.spec.base.layers && u.unit >= 0 && u.unit < w.spec.base.intermediate) off.push_back(u);
+  std::sort(off.begin(), off.end());
+  off.erase(std::unique(off.begin(), off.end()), off.end());
+  if (!off.empty() && (off_run_.ids != ids || off_run_.off != off)) model_forward_switch_off(w, base_, off, &off_run_);
+  const forward_trace& run = off.empty() ? base_ : off_run_;
+  const int T = (int)ids.size();
+  r.position = q.position >= 0 && q.position < T ? q.position : T - 1;
+
+  const std::vector<double> p_run = probabilities(run);
+  const std::vector<double> p_base = off.empty() ? p_run : probabilities(base_);
+  for (const token_prob& t : forward_top_tokens(run, MODEL_TOP_TOKENS)) r.top.push_back({token(t.id), t.p, p_base[t.id]});
+  if (!off.empty()) {
+    for (const token_prob& t : forward_top_tokens(base_, MODEL_TOP_TOKENS)) r.before_top.push_back({token(t.id), p_run[t.id], t.p});
+    std::vector<int64_t> order(p_run.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = (int64_t)i;
+    const size_t k = std::min<size_t>(MODEL_RISING_TOKENS, order.size());
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
+      const double da = p_run[a] - p_base[a], db = p_run[b] - p_base[b];
+      return da != db ? da > db : a < b;
+    });
+    for (size_t i = 0; i < k; i++)
+      if (p_run[order[i]] > p_base[order[i]]) r.rising.push_back({token(order[i]), p_run[order[i]], p_base[order[i]]});
+  }
+  for (const unit_activation& u : forward_top_units(base_, r.position, MODEL_TOP_UNITS))
+    r.units.push_back({u.unit, u.value, toward(u.unit)});
+  if (q.unit.layer >= 0 && q.unit.layer < (int)w.spec.base.layers && q.unit.unit >= 0 && q.unit.unit < w.spec.base.intermediate) {
+    const size_t F = (size_t)w.spec.base.intermediate;
+    r.picked.unit = q.unit;
+    r.picked.value = run.act[q.unit.layer][(size_t)r.position * F + q.unit.unit];
+    r.picked.toward = toward(q.unit);
+    for (int t = 0; t < T; t++) r.picked_per_token.push_back(run.act[q.unit.layer][(size_t)t * F + q.unit.unit]);
+  } else {
+    r.picked.unit = {-1, -1};
+  }
+  for (size_t l = 0; l < run.mlp_l2.size(); l++) r.flow.push_back({run.mlp_l2[l][r.position], run.out_l2[l][r.position]});
+  gate_counts(q, &r);
+  return r;
+}

@@ -1,0 +1,55 @@
+// The whole model in-process (see model_service.h): the host behind the same JSON messages the
+// page's worker exchanges, so the UI tests and the CLI exercise the page's protocol.
+#include <deque>
+#include <map>
+
+#include "core/model/model_host.h"
+#include "core/model/model_service.h"
+
+namespace {
+struct local_service final : model_service {
+  explicit local_service(fetch_client* c) : client(c), host(c) {}
+  fetch_client* client;
+  model_host host;
+  double now = 0;
+  uint32_t next_id = 1;
+  std::deque<std::string> questions;         // as JSON, answered on the next pump
+  std::map<uint32_t, std::string> answers;   // as JSON
+
+  void model_open(const std::string& location) override { host.open(location, now); }
+  void model_go() override { host.go(); }
+  void model_cancel() override { host.cancel(); }
+  void model_retry() override { host.retry(now); }
+  uint64_t model_clear_cache() override { return client->cache_clear(""); }
+  uint64_t model_cache_bytes() const override { return client->cache_bytes(); }
+  uint32_t model_ask(const model_question& q) override {
+    model_question asked = q;
+    asked.id = next_id++;
+    questions.push_back(model_question_json(asked));
+    return asked.id;
+  }
+  model_status model_status_now() override {
+    model_status s;
+    model_status_parse(model_status_json(host.status()), &s);
+    return s;
+  }
+  bool model_poll(uint32_t id, model_reply* out) override {
+    auto it = answers.find(id);
+    if (it == answers.end()) return false;
+    const bool ok = model_reply_parse(it->second, out);
+    answers.erase(it);
+    return ok;
+  }
+  void model_pump(double t) override {
+    now = t;
+    host.pump(now);
+    while (!questions.empty() && host.ready()) {
+      model_question q;
+      if (model_question_parse(questions.front(), &q)) answers[q.id] = model_reply_json(host.answer(q));
+      questions.pop_front();
+    }
+  }
+};
+}  // namespace
+
+model_service* model_service_local(fetch_client* client) { return new local_service(client); }

@@ -1,0 +1,232 @@
+// The whole model's host (core/model/model_host.h) over the fetch twin, on the page's default whole
+// model: its status while it loads, the answers the rule book, the flow and the gates view read
+// (checked against the forward pass run here directly), the messages' JSON both ways (random
+// instances round-trip; hostile text reads as no message), and what it says of bad prompts.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+
+#include "core/checkpoint/synthetic_model.h"
+#include "core/checkpoint/synthetic_tokenizer.h"
+#include "core/model/model_host.h"
+#include "platform/native/fetch_native.h"
+
+static const char* kSite = "https://lab.example/models/synthetic/";
+
+struct host_fixture {
+  mem_files files;
+  native_fetch net;
+  std::unique_ptr<model_host> host;
+  double now = 0;
+  std::map<std::string, int> ids;
+  host_fixture() {
+    files.files = synth_model_planted_make();
+    net.files = &files;
+    net.base = kSite;
+    synth_tokenizer_json_for(synth_planted_tokens(), &ids);
+    model_loader_options o;
+    o.fetch.clock = nullptr;
+    host.reset(new model_host(&net, o));
+  }
+  void settle() {
+    for (int i = 0; i < 100000 && !host->ready(); i++) {
+      now += 0.01;
+      host->pump(now);
+      net.deliver(now);
+      if (host->status().phase == MODEL_STATUS_FAILED) break;
+    }
+  }
+};
+
+TEST_CASE("the host loads the default whole model and says where it stands", "[model][host]") {
+  host_fixture f;
+  CHECK(f.host->status().phase == MODEL_STATUS_IDLE);
+  f.host->open(kSite, 0);
+  f.host->pump(0);
+  CHECK(f.host->status().phase == MODEL_STATUS_OPENING);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const model_status s = f.host->status();
+  CHECK(s.phase == MODEL_STATUS_READY);
+  CHECK(s.synthetic);
+  CHECK(s.layers == 24);
+  CHECK(s.linear_layers == 18);
+  CHECK(s.tokenizer);
+  CHECK(s.download_bytes > 1000000);
+  CHECK(s.download_bytes < 50000000);  // small enough that it never asks first
+  REQUIRE(s.files.size() == 1);
+  CHECK(s.files[0].loaded == s.files[0].total);
+}
+
+TEST_CASE("the rule book's answer: the prompt's words, the next tokens before and after, the units, the flow", "[model][host]") {
+  host_fixture f;
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const synth_planted p;
+  model_question q;
+  q.id = 7;
+  q.text = "中国的首都是";
+  q.unit = {p.city_layer, p.city_unit};
+  model_reply r = f.host->answer(q);
+  CHECK(r.id == 7);
+  CHECK(!r.error.failed());
+  REQUIRE(r.prompt.size() == 4);
+  CHECK(r.prompt[0].piece == "中国");
+  CHECK(r.prompt[3].piece == "是");
+  CHECK(r.position == 3);
+  REQUIRE(r.top.size() == 10);
+  CHECK(r.top[0].token.piece == "北京");
+  CHECK(r.top[0].p == r.top[0].p_before);  // nothing switched off
+  CHECK(r.before_top.empty());
+  REQUIRE(r.units.size() == 10);
+  CHECK(r.units[0].toward.size() == 8);
+  CHECK(r.picked.unit == (unit_ref{p.city_layer, p.city_unit}));
+  REQUIRE(r.picked_per_token.size() == 4);
+  CHECK(r.picked.value == r.picked_per_token[3]);
+  CHECK(r.picked.toward[0].piece == "北京");
+  REQUIRE(r.flow.size() == 24);
+  // The same numbers as the forward pass run here on the same ids.
+  forward_trace direct;
+  model_forward(*f.host->weights(), {f.ids["中国"], f.ids["的"], f.ids["首都"], f.ids["是"]}, {}, &direct);
+  CHECK(r.top[0].p == forward_top_tokens(direct, 1)[0].p);
+  for (int l = 0; l < 24; l++) {
+    CHECK(r.flow[l].mlp_l2 == direct.mlp_l2[l][3]);
+    CHECK(r.flow[l].out_l2 == direct.out_l2[l][3]);
+  }
+
+  // The city unit off: every probability before and after, 哪个 rising to the top.
+  q.off = {{p.city_layer, p.city_unit}};
+  r = f.host->answer(q);
+  CHECK(r.top[0].token.piece == "哪个");
+  CHECK(r.top[0].p > r.top[0].p_before);
+  REQUIRE(!r.before_top.empty());
+  CHECK(r.before_top[0].token.piece == "北京");
+  CHECK(r.before_top[0].p < r.before_top[0].p_before / 4);
+  REQUIRE(!r.rising.empty());
+  CHECK(r.rising[0].token.piece == "哪个");
+  CHECK(r.picked.value == 0.0f);  // a switched-off unit reads 0 at every position
+  forward_trace off;
+  model_forward_switch_off(*f.host->weights(), direct, {{p.city_layer, p.city_unit}}, &off);
+  CHECK(r.top[0].p == forward_top_tokens(off, 1)[0].p);
+
+  // A prompt given as ids, and the units read at another token.
+  model_question q2;
+  q2.ids = {f.ids["I"], f.ids[" flew"], f.ids[" from"], f.ids[" Paris"]};
+  q2.position = 3;
+  r = f.host->answer(q2);
+  CHECK(r.prompt[3].piece == " Paris");
+  CHECK(r.units[0].unit == (unit_ref{p.city_name_layer, p.city_name_unit}));
+}
+
+TEST_CASE("the gates view's in=stream: counts on the stream each layer reads, and on the lessons' shortcut", "[model][host]") {
+  host_fixture f;
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  model_question q;
+  q.text = "今天天气不错，我们去公园";
+  q.gate_layers = {0, 11, 23};
+  const model_reply r = f.host->answer(q);
+  REQUIRE(r.gates_stream.size() == 3);
+  REQUIRE(r.gates_shortcut.size() == 3);
+  const int T = (int)r.prompt.size(), F = 192;
+  for (int i = 0; i < 3; i++) {
+    CHECK(r.gates_stream[i].total == (int64_t)T * F);
+    CHECK(r.gates_shortcut[i].total == (int64_t)T * F);
+  }
+  // Layer 0 reads exactly the shortcut's input at position 0 only (its stream is the embedding
+  // there, before any mixer): so the shares may differ, but the first layer's first token agrees.
+  model_question one = q;
+  one.gate_token = 0;
+  one.gate_layers = {0};
+  const model_reply r0 = f.host->answer(one);
+  CHECK(r0.gates_stream[0].total == F);
+  // Independent count of layer 11's stream shares from the forward pass.
+  forward_trace direct;
+  std::vector<int64_t> ids;
+  for (const token_text& t : r.prompt) ids.push_back(t.id);
+  model_forward(*f.host->weights(), ids, {}, &direct);
+  int64_t open = 0, neg = 0;
+  for (float v : direct.silu_gate[11]) open += v > 0.1f, neg += v < -0.1f;
+  CHECK(r.gates_stream[1].open == open);
+  CHECK(r.gates_stream[1].negative == neg);
+}
+
+TEST_CASE("bad prompts are said as such, and the host keeps answering", "[model][host]") {
+  host_fixture f;
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  model_question q;
+  q.ids = {5, 99999, 7};
+  model_reply r = f.host->answer(q);
+  CHECK(r.error.fault == STREAM_NEEDS_IDS);
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason).find("99999") != std::string::npos);
+  q.ids.assign(65, 3);
+  r = f.host->answer(q);
+  CHECK(r.error.fault == STREAM_NEEDS_IDS);
+  q.ids = {3, 4};
+  r = f.host->answer(q);
+  CHECK(!r.error.failed());
+}
+
+TEST_CASE("the messages' JSON round-trips, and hostile text reads as no message (seed: --rng-seed)", "[model][host]") {
+  const unsigned seed = Catch::rngSeed();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(0, 1000);
+  for (int i = 0; i < 50; i++) {
+    model_question q;
+    q.id = (uint32_t)d(rng);
+    for (int k = d(rng) % 6; k > 0; k--) q.ids.push_back(d(rng));
+    q.text = d(rng) % 2 ? "中国的首都是" : "";
+    for (int k = d(rng) % 3; k > 0; k--) q.off.push_back({d(rng) % 24, d(rng)});
+    q.position = d(rng) % 5 - 1;
+    q.unit = {d(rng) % 24, d(rng)};
+    q.threshold = d(rng) / 1000.0;
+    q.gate_layers = {d(rng) % 24};
+    model_question back;
+    REQUIRE(model_question_parse(model_question_json(q), &back));
+    CHECK(back == q);
+    CHECK(back.id == q.id);
+
+    model_reply r;
+    r.id = q.id;
+    r.error = stream_error_of(STREAM_NEEDS_IDS, read_error_at("x", STR_READ_TOKEN_OUTSIDE, {"1", "2"}));
+    r.prompt = {{(int64_t)d(rng), "北京"}, {3, " Paris"}};
+    r.top = {{{9, "哪个"}, d(rng) / 1000.0, d(rng) / 1000.0}};
+    r.units = {{{3, 4}, (float)d(rng) / 7.0f, {{1, "a"}}}};
+    r.picked = r.units[0];
+    r.picked_per_token = {1.5f, -0.25f};
+    r.flow = {{1.0f, 2.0f}};
+    mlp_gate_counts c;
+    c.total = 10, c.open = 3, c.negative = 2, c.histogram[4] = 7;
+    r.gate_layers = {3};
+    r.gates_stream = {c};
+    r.gates_shortcut = {c};
+    model_reply rb;
+    REQUIRE(model_reply_parse(model_reply_json(r), &rb));
+    CHECK(model_reply_json(rb) == model_reply_json(r));
+    CHECK(rb.error.reason == r.error.reason);
+    CHECK(rb.top[0].p == r.top[0].p);
+    CHECK(rb.gates_stream[0].histogram[4] == 7);
+  }
+  model_status s;
+  s.location = "hf:Qwen/Qwen3.5-0.8B";
+  s.phase = MODEL_STATUS_LOADING;
+  s.download_bytes = 1503238553ull;
+  s.files = {{"model.safetensors", 12345, 1503238553ull, false}};
+  s.error = stream_error_sizes(STREAM_NO_ROOM, 1, 2);
+  model_status sb;
+  REQUIRE(model_status_parse(model_status_json(s), &sb));
+  CHECK(model_status_json(sb) == model_status_json(s));
+  CHECK(sb.download_bytes == 1503238553ull);
+  model_reply junk;
+  for (const char* bad : {"", "[]", "{", "{\"top\": 5}", "{\"prompt\": [{\"id\": \"x\"}]}", "\xff\xfe"}) {
+    INFO(bad);
+    const bool ok = model_reply_parse(bad, &junk);
+    if (ok) CHECK(junk.top.empty());
+  }
+}

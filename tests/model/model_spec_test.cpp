@@ -1,0 +1,154 @@
+// The whole model's architecture from config.json, and the tensor plan checked against the
+// checkpoint (core/model/model_spec.h): both layouts read, everything the page cannot run refused
+// by name, a missing or misshapen tensor named, and never a decoy's tensor in the plan.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "core/checkpoint/synthetic_model.h"
+#include "core/model/model_spec.h"
+
+static std::string config_of(const synth_model_spec& s) { return synth_model_make(s).at("config.json"); }
+
+static std::string reason_en(const read_error& e) { return read_error_text_in(LAB_LANG_EN, e); }
+
+TEST_CASE("Qwen3.5's config: hybrid layers, gated attention, partial RoPE, DeltaNet heads", "[model][spec]") {
+  model_spec s;
+  model_spec_problem p;
+  read_error why;
+  REQUIRE(model_spec_parse(config_of(synth_model_qwen35_0p8b()), &s, &p, &why));
+  CHECK(p == MODEL_SPEC_OK);
+  CHECK(s.family == FAMILY_QWEN35);
+  CHECK(s.base.norm == MODEL_NORM_ONE_PLUS_W);
+  REQUIRE(s.mixers.size() == 24);
+  for (int l = 0; l < 24; l++) CHECK(s.mixers[l] == ((l + 1) % 4 ? MIXER_LINEAR_ATTENTION : MIXER_FULL_ATTENTION));
+  CHECK(s.heads == 8);
+  CHECK(s.kv_heads == 2);
+  CHECK(s.head_dim == 256);
+  CHECK(s.rotary_dim == 64);  // a quarter of 256
+  CHECK(s.output_gate);
+  CHECK(s.qk_norm);
+  CHECK(s.conv_dim() == 6144);  // 2 x 16 x 128 + 16 x 128
+  CHECK(s.rope_theta == 10000000.0);
+}
+
+TEST_CASE("Qwen3.5's config without layer_types: full attention every full_attention_interval layers", "[model][spec]") {
+  nlohmann::json j = nlohmann::json::parse(config_of(synth_model_spec()));
+  j["text_config"].erase("layer_types");
+  j["text_config"]["full_attention_interval"] = 2;
+  j["text_config"]["rope_parameters"].erase("partial_rotary_factor");
+  model_spec s;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  CHECK(s.mixers == std::vector<model_mixer>{MIXER_LINEAR_ATTENTION, MIXER_FULL_ATTENTION, MIXER_LINEAR_ATTENTION, MIXER_FULL_ATTENTION});
+  CHECK(s.rotary_dim == 8);  // transformers' default quarter of head_dim 32
+}
+
+TEST_CASE("Llama's config: every layer full attention, norms by w, RoPE scaling read", "[model][spec]") {
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  sp.partial_rotary_factor = 1.0;
+  nlohmann::json j = nlohmann::json::parse(config_of(sp));
+  j["rope_scaling"] = {{"rope_type", "llama3"}, {"factor", 8.0}, {"low_freq_factor", 1.0}, {"high_freq_factor", 4.0},
+                       {"original_max_position_embeddings", 8192}};
+  model_spec s;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  CHECK(s.family == FAMILY_LLAMA);
+  CHECK(s.base.norm == MODEL_NORM_W);
+  CHECK(!s.output_gate);
+  CHECK(s.rotary_dim == 32);
+  CHECK(s.rope_scaling == ROPE_LLAMA3);
+  CHECK(s.rope_factor == 8.0);
+  for (model_mixer m : s.mixers) CHECK(m == MIXER_FULL_ATTENTION);
+}
+
+TEST_CASE("what the page cannot run is refused by name", "[model][spec]") {
+  auto refuse = [](nlohmann::json j, model_spec_problem expect, const std::string& words) {
+    model_spec s;
+    model_spec_problem p = MODEL_SPEC_OK;
+    read_error why;
+    INFO(j.dump());
+    CHECK(!model_spec_parse(j.dump(), &s, &p, &why));
+    CHECK(p == expect);
+    CHECK(reason_en(why).find(words) != std::string::npos);
+    CHECK(!read_error_text_in(LAB_LANG_ZH, why).empty());
+  };
+  const nlohmann::json qwen = nlohmann::json::parse(config_of(synth_model_spec()));
+  nlohmann::json j = qwen;
+  j["text_config"]["layer_types"][1] = "mamba";
+  refuse(j, MODEL_SPEC_MIXER, "layer 1 is of type 'mamba'");
+  j = qwen;
+  j["text_config"]["layer_types"].erase(0);
+  refuse(j, MODEL_SPEC_UNREADABLE, "one type per layer");
+  j = qwen;
+  j["text_config"]["num_experts"] = 64;
+  refuse(j, MODEL_SPEC_CONFIG, "64 experts");
+  j = qwen;
+  j["text_config"]["num_key_value_heads"] = 3;
+  refuse(j, MODEL_SPEC_UNREADABLE, "num_key_value_heads");
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  const nlohmann::json llama = nlohmann::json::parse(config_of(sp));
+  j = llama;
+  j["sliding_window"] = 32;
+  refuse(j, MODEL_SPEC_MIXER, "sliding window of 32 tokens");
+  j["sliding_window"] = 4096;  // longer than any prompt: exactly full attention, read
+  model_spec s;
+  CHECK(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  j = llama;
+  j["rope_scaling"] = {{"type", "yarn"}, {"factor", 4.0}};
+  refuse(j, MODEL_SPEC_MIXER, "RoPE scaling 'yarn'");
+  j = llama;
+  j["hidden_act"] = "gelu";
+  refuse(j, MODEL_SPEC_CONFIG, "gelu");
+}
+
+TEST_CASE("the tensor plan: every tensor the pass reads, none of the decoys, each checked", "[model][spec]") {
+  mem_files files;
+  files.files = synth_model_make(synth_model_spec());
+  checkpoint ck;
+  std::string err;
+  REQUIRE(ckpt_open(&files, &ck, &err));
+  model_spec s;
+  REQUIRE(model_spec_parse(files.files["config.json"], &s, nullptr, nullptr));
+  std::vector<model_tensor> plan;
+  model_spec_problem p;
+  read_error why;
+  REQUIRE(model_tensor_plan(ck, &s, &plan, &p, &why));
+  CHECK(s.tied_embeddings);
+  size_t plan_tensors = 0;
+  for (const model_tensor& t : plan) {
+    CHECK(t.name.find("mtp.") == std::string::npos);
+    CHECK(t.name.find("visual") == std::string::npos);
+    plan_tensors++;
+  }
+  // Every tensor of the checkpoint but the two decoys is read.
+  CHECK(plan_tensors == ck.tensors.size() - 2);
+
+  // A missing tensor and a misshapen one are named.
+  auto without = [&](const std::string& name) {
+    mem_files f2;
+    synth_model_spec sp;
+    f2.files = synth_model_make(sp);
+    checkpoint c2;
+    REQUIRE(ckpt_open(&f2, &c2, &err));
+    c2.tensors.erase(name);
+    model_spec s2;
+    REQUIRE(model_spec_parse(f2.files["config.json"], &s2, nullptr, nullptr));
+    std::vector<model_tensor> p2;
+    model_spec_problem pr;
+    read_error w2;
+    CHECK(!model_tensor_plan(c2, &s2, &p2, &pr, &w2));
+    CHECK(pr == MODEL_SPEC_TENSOR);
+    CHECK(reason_en(w2).find(name) != std::string::npos);
+  };
+  without("model.language_model.layers.3.self_attn.k_norm.weight");
+  without("model.language_model.layers.1.linear_attn.A_log");
+  without("model.language_model.norm.weight");
+  nlohmann::json j = nlohmann::json::parse(files.files["config.json"]);
+  j["text_config"]["linear_value_head_dim"] = 8;  // the checkpoint's DeltaNet tensors no longer fit
+  model_spec s3;
+  REQUIRE(model_spec_parse(j.dump(), &s3, nullptr, nullptr));
+  CHECK(!model_tensor_plan(ck, &s3, &plan, &p, &why));
+  CHECK(p == MODEL_SPEC_TENSOR);
+  CHECK(reason_en(why).find("in_proj_qkv") != std::string::npos);
+}

@@ -1,0 +1,60 @@
+// The page's model worker (issue 23): loads swiglu_model.js / .wasm (the whole model's host,
+// src/platform/web/model_worker.cpp) and keeps it busy: loading between messages, a question's
+// forward passes when one comes. The page starts it only when a view needs the whole model
+// (src/platform/web/model_web.cpp), so neither file is in the first load.
+// Messages in:  {type: "open", location} | {type: "go" | "cancel" | "retry" | "clear"} | {type: "ask", json}
+// Messages out: {type: "status", json, cache} (while it changes) | {type: "answer", json} | {type: "cleared", bytes}
+//               | {type: "failed", error} (the module did not load)
+/* global importScripts, createModelModule */
+let M = null, lastStatus = "";
+const queue = [];
+
+function str(p) { return M.UTF8ToString(p); }
+function call(fn, text) {
+  const n = M.lengthBytesUTF8(text) + 1, p = M._malloc(n);
+  M.stringToUTF8(text, p, n);
+  try { return str(fn(p)); } finally { M._free(p); }
+}
+function postStatus() {
+  const s = str(M._model_worker_status());
+  if (s === lastStatus) return;
+  lastStatus = s;
+  self.postMessage({ type: "status", json: s, cache: M._model_worker_cache_bytes() });
+}
+// Loads in slices of 40 ms with a turn of the event loop between them (fetch answers and the
+// page's messages come in there); the status goes out when it changed. While it only waits for
+// the network it looks again every 250 ms (the stall clock); an answer wakes it at once.
+let timer = 0;
+function schedule(ms) {
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => { timer = 0; pump(); }, ms);
+}
+function pump() {
+  const more = M._model_worker_pump(40);
+  postStatus();
+  if (more) schedule(more === 2 ? 0 : 250);
+}
+function wake() { if (M) schedule(0); }
+
+function handle(m) {
+  switch (m.type) {
+    case "open": call(M._model_worker_open, m.location); break;
+    case "go": M._model_worker_go(); break;
+    case "cancel": M._model_worker_cancel(); break;
+    case "retry": M._model_worker_retry(); break;
+    case "clear": self.postMessage({ type: "cleared", bytes: M._model_worker_clear() }); break;
+    case "ask": self.postMessage({ type: "answer", json: call(M._model_worker_ask, m.json) }); break;
+  }
+  wake();
+}
+
+self.onmessage = (ev) => { if (M) handle(ev.data); else queue.push(ev.data); };
+try {
+  importScripts("swiglu_model.js");
+  createModelModule({ labOnEvent: wake }).then((mod) => {
+    M = mod;
+    while (queue.length) handle(queue.shift());
+  }, (e) => self.postMessage({ type: "failed", error: String(e && e.message ? e.message : e) }));
+} catch (e) {
+  self.postMessage({ type: "failed", error: String(e && e.message ? e.message : e) });
+}
