@@ -14,9 +14,16 @@ add_library(swiglu_tokenizer STATIC ${SWIGLU_TOKENIZER_SOURCES})  # listed in CM
 target_include_directories(swiglu_tokenizer PUBLIC src PRIVATE ${SYS_LINK_DIR})
 target_link_libraries(swiglu_tokenizer PRIVATE PkgConfig::SWIGLU_TOK_DEPS)
 
+# [SECTION] the whole model's host (core/model/model_host.h: the loader, the forward pass and the
+# model's own tokenizer): the page's model worker has it in wasm (cmake/model_worker.cmake);
+# natively the CLI (swiglu forward) and the tests.
+add_library(swiglu_model_host STATIC src/core/model/model_host.cpp src/core/model/model_service_local.cpp)
+target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
+
 # [SECTION] the command-line tool
-add_executable(swiglu tools/cli/swiglu_cli.cpp tools/cli/cmd_pack.cpp tools/cli/cmd_tokenize.cpp tools/cli/cli_args.cpp)
-target_link_libraries(swiglu PRIVATE swiglu_native_io swiglu_tokenizer)
+add_executable(swiglu tools/cli/swiglu_cli.cpp tools/cli/cmd_pack.cpp tools/cli/cmd_tokenize.cpp tools/cli/cmd_forward.cpp
+  tools/cli/cli_args.cpp)
+target_link_libraries(swiglu PRIVATE swiglu_native_io swiglu_tokenizer swiglu_model_host swiglu_fetch_twin)
 target_include_directories(swiglu PRIVATE tools/cli ${SYS_LINK_DIR})
 
 add_executable(make_checkpoint tools/make_checkpoint.cpp tools/cli/cli_args.cpp)
@@ -60,12 +67,6 @@ if(SWIGLU_WASM_DIR)
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic
     COMMENT "Copying the default whole model into the site" VERBATIM)
 endif()
-
-# [SECTION] the whole model's host (core/model/model_host.h: the loader, the forward pass and the
-# model's own tokenizer): the page's model worker has it in wasm (cmake/model_worker.cmake);
-# natively the CLI and the tests.
-add_library(swiglu_model_host STATIC src/core/model/model_host.cpp src/core/model/model_service_local.cpp)
-target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
 
 # [SECTION] benchmarks (tables, not tests; built with `all` so they keep compiling)
 # The whole model's forward pass per weight format against the double reference (README).

@@ -128,6 +128,10 @@ add_test(NAME cli_packs COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DM
 add_test(NAME cli_tokenize COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu>
   -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_tokenize_test.cmake)
 
+# `swiglu forward` on the default whole model (cmake/native.cmake builds it with `all`).
+add_test(NAME cli_forward COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -DMODEL=${DEFAULT_MODEL}
+  -DWORK=${CMAKE_BINARY_DIR}/cli-forward-work -P ${CMAKE_SOURCE_DIR}/tests/cli/cli_forward_test.cmake)
+
 # The Hub-like test host (tools/hub_server.mjs): 302 to a second origin, Range, ETag, CORS, faults.
 add_test(NAME hub_server COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/checkpoint_remote/hub_server_test.mjs
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

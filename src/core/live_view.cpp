@@ -63,6 +63,8 @@ static std::string needs_ids_why(const stream_error& e) {
   return e.reason.set() ? read_error_text(e.reason) : e.detail;
 }
 
+std::string live_fault_text(const stream_error& e) { return fault_text(e); }
+
 static std::string fault_text(const stream_error& e) {
   const std::string status = std::to_string(e.status);
   switch (e.fault) {

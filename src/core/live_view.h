@@ -28,6 +28,8 @@ std::string live_failure_text(const source_failure& f);
 std::vector<std::string> live_status_lines(const layer_source* src);
 // The per-token and weights views' line while their layer is not whole: loading it, cancelled
 // (Load it) or failed (Retry), as the header's status says; `loading` whether a progress bar belongs.
+// A download or read fault in words, in the current language (the page's lines, the CLI's errors).
+std::string live_fault_text(const stream_error& e);
 std::string live_needs_whole_text(const layer_source* src, int layer, bool* loading = nullptr);
 // Whether something the view needs failed (a cancel is no failure): the header's Retry matters.
 bool live_source_has_failure(const layer_source* src);

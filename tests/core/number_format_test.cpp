@@ -29,7 +29,7 @@ TEST_CASE("percent in its three styles, ratios, significant digits") {
   CHECK(fmt_percent1(0.351) == "35.1 %");  // a block of the whole model
   CHECK(fmt_percent1(0.186) == "18.6 %");  // a probability (lesson 003: P(北京))
   CHECK(fmt_percent1(0.0) == "0.0 %");
-  CHECK(fmt_percent1(0.0004) == "0.04 %");  // fmt_share: a part that exists never reads "0.0 %"
+  CHECK(fmt_percent1(0.0004) == "0.040 %");  // fmt_share: a part that exists never reads "0.0 %"
   CHECK(fmt_percent_sig(1.3125) == "131.25%");  // the budget's SwiGLU against the classic FFN
   CHECK(fmt_percent_sig(0.0000916) == "0.00916%");
   CHECK(fmt_ratio(10.5) == "10.50");

@@ -7,3 +7,4 @@ int cli_convert(int argc, char** argv);  // checkpoint -> pack (cmd_pack.cpp)
 int cli_stats(int argc, char** argv);    // gate-open shares of a pack's layers
 int cli_permute(int argc, char** argv);  // the per-token experiments on one layer
 int cli_tokenize(int argc, char** argv);  // text -> token ids (cmd_tokenize.cpp)
+int cli_forward(int argc, char** argv);   // the whole model on a prompt (cmd_forward.cpp)

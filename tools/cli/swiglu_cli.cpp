@@ -6,6 +6,7 @@
 //   swiglu url '#v=1&view=hand&x=1,2&step=5'     (what a shared link decodes to)
 //   swiglu convert | stats | permute ...           (weight packs: cmd_pack.cpp)
 //   swiglu tokenize --tokenizer FILE [--json] TEXT (token ids: cmd_tokenize.cpp)
+//   swiglu forward DIR (--text T | --ids I,...) [--off L:U,...] (the whole model: cmd_forward.cpp)
 //
 // Numbers are read exactly as in the page's links (url_state.h), so a value the CLI refuses is
 // one a link would refuse too. Exit status: 0 ok, 1 bad input file, 2 bad arguments.
@@ -31,7 +32,8 @@ static int usage() {
                "       swiglu convert --checkpoint DIR --out PACKDIR --layers 0,11,23|all --text SENTENCE | --tokens ID,... [--label TEXT] ...\n"
                "       swiglu stats --pack PACKDIR [--json] [--threshold 0.1]\n"
                "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n"
-               "       swiglu tokenize --tokenizer FILE [--json] TEXT\n");
+               "       swiglu tokenize --tokenizer FILE [--json] TEXT\n"
+               "       swiglu forward DIR (--text TEXT | --ids ID,...) [--off LAYER:UNIT,...] [--top K] [--json]\n");
   return 2;
 }
 
@@ -139,5 +141,6 @@ int main(int argc, char** argv) {
   if (cmd == "stats") return cli_stats(argc - 2, argv + 2);
   if (cmd == "permute") return cli_permute(argc - 2, argv + 2);
   if (cmd == "tokenize") return cli_tokenize(argc - 2, argv + 2);
+  if (cmd == "forward") return cli_forward(argc - 2, argv + 2);
   return usage();
 }

@@ -346,10 +346,6 @@ static void frame() {
   if (!g_first_frame_done) g_first_frame_done = true, js_first_frame();
 }
 
-// The test-only stall window (tests/browser: `self.labTestStallSeconds` set before the page starts),
-// so a hostile host's trickle is judged in seconds, not the page's 20. 0: the page's own.
-EM_JS(double, js_test_stall_seconds, (void), { return self.labTestStallSeconds > 0 ? Number(self.labTestStallSeconds) : 0; });
-
 int main() {
   EmscriptenWebGLContextAttributes attrs;
   emscripten_webgl_init_context_attributes(&attrs);

@@ -1,0 +1,47 @@
+# `swiglu forward` run as a teacher would, on the default whole model (make_checkpoint --whole
+# planted: lesson 003's rules planted at toy width): the prompt through the model's own
+# tokenizer.json, the capital-cities unit switched off, --json, bad arguments (exit 2), a missing
+# or broken checkpoint and a prompt outside the vocabulary (exit 1, with the reason).
+# cmake -DCLI=path/to/swiglu -DMODEL=default/model/dir -DWORK=scratch/dir -P cli_forward_test.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_lib.cmake)
+
+run(0 ${CLI} forward ${MODEL} --text "中国的首都是")
+expect("prompt (4 tokens): '中国' '的' '首都' '是'" "${out}")
+# The most likely next token is the capital, and the most active unit writes toward Chinese cities.
+string(REGEX MATCH "next token after position 3\n  '([^']*)'" top "${out}")
+expect("'北京'" "${top}")
+expect("what each layer's MLP adds" "${out}")
+
+# Switched off: every probability before and after, and P(北京) falls.
+run(0 ${CLI} forward ${MODEL} --text "中国的首都是" --off 23:75 --top 3)
+expect("(before -> with the units off)" "${out}")
+string(REGEX MATCH "'北京' +([0-9.]+) % → ([0-9.]+) %" line "${out}")
+if(NOT line)
+  message(FATAL_ERROR "no before -> after line for 北京:\n${out}")
+endif()
+if(NOT CMAKE_MATCH_2 LESS CMAKE_MATCH_1)
+  message(FATAL_ERROR "P(北京) did not fall with L23:75 off: ${line}")
+endif()
+
+run(0 ${CLI} forward ${MODEL} --ids 1,2,3 --json)
+expect("\"prompt\":" "${out}")
+
+# bad arguments: exit 2
+run(2 ${CLI} forward)
+run(2 ${CLI} forward ${MODEL})
+run(2 ${CLI} forward ${MODEL} --ids 1 --text "x")
+run(2 ${CLI} forward ${MODEL} --ids 1,,2)
+run(2 ${CLI} forward ${MODEL} --ids 1 --off 23)
+expect("LAYER:UNIT" "${err}")
+run(2 ${CLI} forward ${MODEL} --ids 1 --top 0)
+
+# a prompt or a checkpoint the model cannot run: exit 1, with the reason
+run(1 ${CLI} forward ${MODEL} --ids 1,999999)
+expect("outside the vocabulary" "${err}")
+run(1 ${CLI} forward ${WORK}/no-such-dir --ids 1)
+expect("has no config.json" "${err}")
+file(REMOVE_RECURSE ${WORK}/broken)
+file(MAKE_DIRECTORY ${WORK}/broken)
+file(COPY ${MODEL}/config.json ${MODEL}/tokenizer.json DESTINATION ${WORK}/broken)
+file(WRITE ${WORK}/broken/model.safetensors "not a safetensors file")
+run(1 ${CLI} forward ${WORK}/broken --ids 1)
