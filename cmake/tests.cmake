@@ -90,11 +90,12 @@ add_executable(ui_tests
   tests/ui/ui_offer_test.cpp
   tests/ui/ui_failed_model_test.cpp
   tests/ui/ui_lesson_path_test.cpp
+  tests/ui/ui_model_test.cpp
   src/early/early_text.cpp
   src/platform/native/platform_native.cpp
   src/ui/renderer_null.cpp
 )
-target_link_libraries(ui_tests PRIVATE swiglu_catch_main swiglu_ui swiglu_fetch_twin)
+target_link_libraries(ui_tests PRIVATE swiglu_catch_main swiglu_ui swiglu_fetch_twin swiglu_model_host)
 # Two entries ctest can run side by side: the early text against the app's mirror for random
 # links ([early]), and the rest.
 add_test(NAME ui_tests COMMAND ui_tests "~[early]")

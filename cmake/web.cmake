@@ -67,6 +67,7 @@ add_executable(swiglu_lab
   src/platform/web/platform_web.cpp
   src/platform/web/imgui_impl_html5.cpp
   src/platform/web/fetch_web.cpp
+  src/platform/web/model_web.cpp
   src/platform/web/tokenize_web.cpp
   src/platform/web/renderer_gl.cpp
   ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp

@@ -55,6 +55,7 @@ struct lab_state {
   // A checkpoint read by byte ranges (docs/checkpoint.md): wins over pack when both are given.
   std::string model;                 // "" = none; hf:OWNER/NAME[@REV], an http(s) URL or a relative path
   std::vector<int64_t> ids;          // a teacher's sentence as the model's token ids; empty = the lesson's
+  std::vector<int64_t> off;          // the whole model's units switched off: layer, unit, layer, unit, ...
   std::string text;                  // that sentence, for display (never parsed)
   std::string pieces;                // its tokens' texts, joined (sentence_pieces_join); "" = unknown
   std::vector<int64_t> pack_layers;  // the layers the histograms show; empty = every layer of the pack

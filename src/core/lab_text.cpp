@@ -231,6 +231,10 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
   std::string out;
   if (!v.live()) {
     out = v.text(s, ls, live_choice());  // the quiz reads the session's results
+  } else if (v.needs & LIVE_WHOLE_MODEL) {
+    // The whole model's views: their title, then the model's status and rows (none before the page runs).
+    out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";
+    if (ls) out += v.text(s, ls, live_choice());
   } else {
     // A live view: its title, where the weights come from and how far they are, then its own rows.
     out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";

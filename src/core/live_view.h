@@ -45,6 +45,9 @@ std::string live_header_text(live_session* ls, const live_choice& c, const lab_s
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string perm_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 std::string weights_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+// The whole model's views (view=rules, view=flow): their rows and text are core/model_view.h's.
+std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice& c);
 
 // [SECTION] the per-token view's rows, panel and mirror alike
 // True once the experiments ran on the layer and probe shown (else: "needs the whole layer").

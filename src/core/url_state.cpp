@@ -177,6 +177,8 @@ static const url_key URL_KEYS[] = {
     {"model", "", URL_KEY_MODEL, URL_FIELD(model), 1, 0, 0, nullptr},
     {"ids", "", URL_KEY_INTEGERS, URL_FIELD(ids), 64, 0, LAB_TOKEN_ID_MAX, nullptr},
     {"text", "", URL_KEY_TEXT, URL_FIELD(text), 1, 0, 0, nullptr},
+    // The whole model's units switched off (view=rules, view=flow; issue 23): "23:275,18:65".
+    {"off", "", URL_KEY_UNITS, URL_FIELD(off), 16, 0, 0, nullptr},
     // Its tokens' pieces (sentence_pieces_join: comma-separated, "\," and "\\" escaped), so a
     // student's page shows the teacher's tokens without loading the tokenizer.
     {"pieces", "", URL_KEY_TEXT, URL_FIELD(pieces), 1, 0, 0, nullptr},
@@ -199,6 +201,7 @@ struct lab_state_fields_with_keys {
   std::string pack;
   std::string model;
   std::vector<int64_t> ids;
+  std::vector<int64_t> off;
   std::string text;
   std::string pieces;
   std::vector<int64_t> pack_layers;
@@ -344,6 +347,23 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       if (!url_text_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
       else *(std::string*)f = value;
       break;
+    case URL_KEY_UNITS: {  // all or nothing: "23:275,18:65"; each pair as written, repeats dropped
+      std::vector<int64_t> out;
+      bool ok = value.empty() || (int)split(value, ',').size() <= k.count;
+      for (const std::string& pair : value.empty() ? std::vector<std::string>() : split(value, ',')) {
+        const std::vector<std::string> lu = split(pair, ':');
+        std::vector<int64_t> l, u;
+        ok = ok && lu.size() == 2 && url_parse_index_list(lu[0], &l) && url_parse_index_list(lu[1], &u) &&
+             l[0] < LAB_LAYERS_MAX && u[0] < LAB_UNIT_MAX;
+        if (!ok) break;
+        bool seen = false;
+        for (size_t i = 0; i + 1 < out.size(); i += 2) seen |= out[i] == l[0] && out[i + 1] == u[0];
+        if (!seen) out.push_back(l[0]), out.push_back(u[0]);
+      }
+      if (!ok) d.note(URL_MALFORMED, k.key, value);
+      else *(std::vector<int64_t>*)f = out;
+      break;
+    }
   }
 }
 
@@ -445,6 +465,11 @@ static std::string encode_value(const url_key& k, lab_state* s) {
     case URL_KEY_PACK:
     case URL_KEY_MODEL:
     case URL_KEY_TEXT: return percent_encode(*(std::string*)f);
+    case URL_KEY_UNITS: {
+      const std::vector<int64_t>& v = *(std::vector<int64_t>*)f;
+      for (size_t i = 0; i + 1 < v.size(); i += 2) out += (out.empty() ? "" : ",") + std::to_string(v[i]) + ":" + std::to_string(v[i + 1]);
+      return out;
+    }
   }
   return out;
 }

@@ -65,6 +65,7 @@ enum url_key_kind {
   URL_KEY_NAME_LIST, // up to `count` comma-separated `names` (hi of them) into std::vector<int64_t>, repeats allowed
   URL_KEY_MODEL,     // a checkpoint location: hf:OWNER/NAME[@REV], or a pack-like location
   URL_KEY_TEXT,      // free text up to LAB_TEXT_MAX bytes of UTF-8 (shown as text, never parsed)
+  URL_KEY_UNITS,     // up to `count` "LAYER:UNIT" pairs, comma-separated, into std::vector<int64_t> (l, u, l, u, ...)
 };
 
 // A key's row, for the tests that walk the table (round trips, the README's key table).

@@ -8,7 +8,7 @@
 #include "core/checkpoint/synthetic_model.h"
 #include "core/model/model_spec.h"
 
-static std::string config_of(const synth_model_spec& s) { return synth_model_make(s).at("config.json"); }
+static std::string config_of(const synth_model_spec& s) { return synth_model_config_json(s); }
 
 static std::string reason_en(const read_error& e) { return read_error_text_in(LAB_LANG_EN, e); }
 

@@ -72,6 +72,7 @@ TEST_CASE("live views: every number and control reachable on a phone and a lapto
     for (const char* lang : {"en", "zh"})
       for (const lab_view_info& v : LAB_VIEWS) {
         if (!v.live()) continue;  // the views without weights: ui_reach_test.cpp
+        if (v.needs & LIVE_WHOLE_MODEL) continue;  // the whole model's: ui_model_test.cpp
         const char* view = v.name;
         live_page lp;
         const std::string link = std::string("#v=1&view=") + view + "&lang=" + lang + "&layer=2&unit=7";

@@ -36,6 +36,54 @@ struct synth_model_parts {
   }
 };
 
+// config.json's content for a spec (the tensors are synth_model_build's).
+static json synth_config(const synth_model_spec& sp) {
+  const bool qwen = sp.naming == SYNTH_NAMING_QWEN35;
+  const int H = sp.hidden, F = sp.intermediate, hd = sp.head_dim;
+  json cfg;
+  json dims = {{"hidden_size", H},
+               {"intermediate_size", F},
+               {"num_hidden_layers", sp.num_layers},
+               {"vocab_size", sp.vocab},
+               {"rms_norm_eps", sp.rms_norm_eps},
+               {"hidden_act", "silu"},
+               {"num_attention_heads", sp.heads},
+               {"num_key_value_heads", sp.kv_heads},
+               {"head_dim", hd}};
+  if (qwen) {
+    json types = json::array();
+    for (int l = 0; l < sp.num_layers; l++)
+      types.push_back((l + 1) % sp.full_attention_interval ? "linear_attention" : "full_attention");
+    dims["model_type"] = "qwen3_5_text";
+    dims["layer_types"] = types;
+    dims["linear_num_key_heads"] = sp.lin_k_heads;
+    dims["linear_num_value_heads"] = sp.lin_v_heads;
+    dims["linear_key_head_dim"] = sp.lin_k_dim;
+    dims["linear_value_head_dim"] = sp.lin_v_dim;
+    dims["linear_conv_kernel_dim"] = sp.conv_kernel;
+    dims["rope_parameters"] = {{"rope_type", "default"},
+                               {"rope_theta", sp.rope_theta},
+                               {"partial_rotary_factor", sp.partial_rotary_factor},
+                               {"mrope_section", {11, 11, 10}},
+                               {"mrope_interleaved", true}};
+    cfg = {{"model_type", "qwen3_5"},
+           {"architectures", {"Qwen3_5ForConditionalGeneration"}},
+           {"text_config", dims},
+           {"tie_word_embeddings", sp.tied},
+           {"vision_config", {{"hidden_size", 48}, {"depth", 1}}}};
+  } else {
+    cfg = dims;
+    cfg["model_type"] = sp.qkv_bias ? "qwen2" : "llama";
+    cfg["architectures"] = {sp.qkv_bias ? "Qwen2ForCausalLM" : "LlamaForCausalLM"};
+    cfg["rope_theta"] = sp.rope_theta;
+    if (sp.partial_rotary_factor < 1) cfg["partial_rotary_factor"] = sp.partial_rotary_factor;
+    cfg["tie_word_embeddings"] = sp.tied;
+  }
+  cfg["_name_or_path"] = qwen ? "swiglu-lab/synthetic-qwen3.5-whole" : "swiglu-lab/synthetic-llama-whole";
+  cfg["swiglu_lab_synthetic"] = true;
+  return cfg;
+}
+
 // Every tensor as f32, and config.json. `mixer_gain` and `mlp_gain` scale what the mixers and the
 // MLPs write back to the stream (0.5: a random model; smaller: the planted model's quiet noise),
 // `mlp_in_gain` how widely the MLPs' gates and ups spread.
@@ -129,48 +177,7 @@ synth_model_parts synth_model_build(const synth_model_spec& sp, double mixer_gai
     vec("model.visual.blocks.0.norm1.weight", {48}, 0, 1.0);
   }
 
-  json dims = {{"hidden_size", H},
-               {"intermediate_size", F},
-               {"num_hidden_layers", sp.num_layers},
-               {"vocab_size", sp.vocab},
-               {"rms_norm_eps", sp.rms_norm_eps},
-               {"hidden_act", "silu"},
-               {"num_attention_heads", sp.heads},
-               {"num_key_value_heads", sp.kv_heads},
-               {"head_dim", hd}};
-  json cfg;
-  if (qwen) {
-    json types = json::array();
-    for (int l = 0; l < sp.num_layers; l++)
-      types.push_back((l + 1) % sp.full_attention_interval ? "linear_attention" : "full_attention");
-    dims["model_type"] = "qwen3_5_text";
-    dims["layer_types"] = types;
-    dims["linear_num_key_heads"] = sp.lin_k_heads;
-    dims["linear_num_value_heads"] = sp.lin_v_heads;
-    dims["linear_key_head_dim"] = sp.lin_k_dim;
-    dims["linear_value_head_dim"] = sp.lin_v_dim;
-    dims["linear_conv_kernel_dim"] = sp.conv_kernel;
-    dims["rope_parameters"] = {{"rope_type", "default"},
-                               {"rope_theta", sp.rope_theta},
-                               {"partial_rotary_factor", sp.partial_rotary_factor},
-                               {"mrope_section", {11, 11, 10}},
-                               {"mrope_interleaved", true}};
-    cfg = {{"model_type", "qwen3_5"},
-           {"architectures", {"Qwen3_5ForConditionalGeneration"}},
-           {"text_config", dims},
-           {"tie_word_embeddings", sp.tied},
-           {"vision_config", {{"hidden_size", 48}, {"depth", 1}}}};
-  } else {
-    cfg = dims;
-    cfg["model_type"] = sp.qkv_bias ? "qwen2" : "llama";
-    cfg["architectures"] = {sp.qkv_bias ? "Qwen2ForCausalLM" : "LlamaForCausalLM"};
-    cfg["rope_theta"] = sp.rope_theta;
-    if (sp.partial_rotary_factor < 1) cfg["partial_rotary_factor"] = sp.partial_rotary_factor;
-    cfg["tie_word_embeddings"] = sp.tied;
-  }
-  cfg["_name_or_path"] = qwen ? "swiglu-lab/synthetic-qwen3.5-whole" : "swiglu-lab/synthetic-llama-whole";
-  cfg["swiglu_lab_synthetic"] = true;
-  parts.config = cfg;
+  parts.config = synth_config(sp);
   return parts;
 }
 
@@ -182,6 +189,8 @@ std::map<std::string, std::string> synth_serialize(const synth_model_spec& sp, c
   return synth_files(parts.config.dump(2) + "\n", out, sp.shards, qwen ? SYNTH_QWEN35_SINGLE_SHARD : "model.safetensors", qwen);
 }
 }  // namespace
+
+std::string synth_model_config_json(const synth_model_spec& sp) { return synth_config(sp).dump(2) + "\n"; }
 
 std::map<std::string, std::string> synth_model_make(const synth_model_spec& sp) {
   return synth_serialize(sp, synth_model_build(sp, 0.5, 0.5));

@@ -37,6 +37,8 @@ struct synth_model_spec {
 // 128, vocabulary 248320, tied embeddings.
 synth_model_spec synth_model_qwen35_0p8b();
 
+// config.json alone (no tensor is made: a full-size spec's config costs nothing).
+std::string synth_model_config_json(const synth_model_spec& spec);
 // File name -> bytes: config.json, the shard(s), the index when sharded.
 std::map<std::string, std::string> synth_model_make(const synth_model_spec& spec);
 

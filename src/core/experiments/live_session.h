@@ -25,6 +25,7 @@ enum live_needs {
   LIVE_GATE_HISTOGRAMS = 1,    // gate_activity on the layers shown (pl=): their gate matrices
   LIVE_TOKEN_EXPERIMENTS = 2,  // token_experiments on the chosen layer (layer=): the layer whole
   LIVE_UNIT_RULE = 4,          // unit_weights and the unit's silu(gate) on the chosen layer: the layer whole
+  LIVE_WHOLE_MODEL = 8,        // the whole model's forward pass (model_session.h), not the MLP source
 };
 
 // A link's value that does not fit this source, and what is shown instead. For "ids": the id
@@ -60,6 +61,9 @@ struct live_session {
   // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
   std::unique_ptr<sentence_tokenizer> typing;
   std::string typing_model;
+  // The whole model's views' session (view=rules, view=flow: core/experiments/model_session.h),
+  // kept by the page (ui/model_status.cpp); null where there is none.
+  struct model_session* model = nullptr;
   std::string sentence_note;  // what the typed sentence changed ("token 0 is now the one changed"), until the next one
 };
 

@@ -16,10 +16,15 @@ struct local_service final : model_service {
   std::deque<std::string> questions;         // as JSON, answered on the next pump
   std::map<uint32_t, std::string> answers;   // as JSON
 
-  void model_open(const std::string& location) override { host.open(location, now); }
+  // Opening and Retry start requests: they run at the next pump, on its clock (the stall window
+  // counts from there), as the worker runs them on its own when their message comes.
+  std::string to_open;
+  bool open_pending = false, retry_pending = false;
+
+  void model_open(const std::string& location) override { to_open = location, open_pending = true; }
   void model_go() override { host.go(); }
   void model_cancel() override { host.cancel(); }
-  void model_retry() override { host.retry(now); }
+  void model_retry() override { retry_pending = true; }
   uint64_t model_clear_cache() override { return client->cache_clear(""); }
   uint64_t model_cache_bytes() const override { return client->cache_bytes(); }
   uint32_t model_ask(const model_question& q) override {
@@ -42,6 +47,8 @@ struct local_service final : model_service {
   }
   void model_pump(double t) override {
     now = t;
+    if (open_pending) host.open(to_open, now), open_pending = false;
+    if (retry_pending) host.retry(now), retry_pending = false;
     host.pump(now);
     while (!questions.empty() && host.ready()) {
       model_question q;

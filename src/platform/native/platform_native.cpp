@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <vector>
 
+#include "core/model/model_service.h"
 #include "platform/native/fetch_native.h"
 
 static std::string g_fragment, g_mirror, g_notice, g_clipboard, g_lang = "en";
@@ -56,6 +58,19 @@ const std::string& platform_native_lang() { return g_lang; }
 // Weight packs come from the fetch twin; tests give it files and deliver its answers.
 static native_fetch g_fetch;
 fetch_client* platform_fetch_client() { return &g_fetch; }
+
+// The whole model in-process over the same fetch twin (the page runs it in a worker instead).
+static std::unique_ptr<model_service> g_model;
+
+model_service* platform_model() {
+  if (!g_model) g_model.reset(model_service_local(&g_fetch));
+  return g_model.get();
+}
+
+void platform_native_model_reset() {
+  std::unique_ptr<model_service> fresh(model_service_local(&g_fetch));  // made first: a new address
+  g_model.swap(fresh);
+}
 tokenizer_service* platform_tokenizer() { return nullptr; }  // the UI tests link no tokenizer
 native_fetch* platform_native_fetch() { return &g_fetch; }
 void platform_fonts_need(const std::string&) {}  // headless: ImGui's default font, nothing to fetch

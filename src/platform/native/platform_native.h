@@ -16,3 +16,5 @@ const std::string& platform_native_clipboard();
 const std::string& platform_native_lang();
 struct native_fetch;
 native_fetch* platform_native_fetch();  // the fetch twin behind platform_fetch_client
+// A fresh in-process model service for platform_model() (a test's page starts with no model open).
+void platform_native_model_reset();

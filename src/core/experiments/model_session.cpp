@@ -1,0 +1,45 @@
+// The whole-model views' session (see model_session.h).
+#include "core/experiments/model_session.h"
+
+std::string model_session_location(const lab_state& s) { return s.model.empty() ? MODEL_DEFAULT_LOCATION : s.model; }
+
+model_question model_session_question(const lab_state& s) {
+  model_question q;
+  if (!s.ids.empty()) q.ids = s.ids;
+  else q.text = s.text.empty() ? MODEL_LESSON_PROMPT : s.text;
+  for (size_t i = 0; i + 1 < s.off.size(); i += 2) q.off.push_back({(int)s.off[i], (int)s.off[i + 1]});
+  return q;
+}
+
+bool model_session_current(const model_session& ms, const lab_state& s) {
+  return ms.have_reply && ms.asked == model_session_question(s);
+}
+
+void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
+  if (!service) return;
+  if (ms->service != service) *ms = model_session(), ms->service = service;
+  const std::string where = model_session_location(s);
+  if (where != ms->location) {  // another model: nothing of the last one's answers stays
+    ms->location = where;
+    ms->pending = 0;
+    ms->have_reply = false;
+    ms->reply = model_reply();
+    service->model_open(where);
+  }
+  service->model_pump(now);
+  ms->status = service->model_status_now();
+  if (ms->pending) {
+    model_reply r;
+    if (service->model_poll(ms->pending, &r)) {
+      ms->pending = 0;
+      ms->reply = r;
+      ms->have_reply = true;
+    }
+  }
+  const model_question q = model_session_question(s);
+  if (ms->status.phase == MODEL_STATUS_READY && !ms->pending && !(ms->have_reply && ms->asked == q)) {
+    ms->asked = q;
+    ms->have_reply = false;
+    ms->pending = service->model_ask(q);
+  }
+}

@@ -1,0 +1,37 @@
+// The whole-model views' way through the data (issue 23): the state names a model (model= or the
+// built-in synthetic one) and a prompt; the session opens that model in the platform's
+// model_service (the page's worker, or in-process), asks the question the state means once the
+// model is ready, and keeps the newest answer for the panels and the mirror. Once a frame, never
+// waiting: the service answers later.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/lab_state.h"
+#include "core/model/model_service.h"
+
+// The built-in whole model, beside the page (make_checkpoint --whole planted, cmake/native.cmake).
+#define MODEL_DEFAULT_LOCATION "models/synthetic/"
+// The prompt of lesson 003 when a link names none (the model's own tokenizer.json splits it).
+#define MODEL_LESSON_PROMPT "中国的首都是"
+
+struct model_session {
+  model_service* service = nullptr;
+  std::string location;      // what the service was opened with
+  model_status status;       // the newest, as of this frame
+  model_question asked;      // the question of `pending` or of `reply`
+  uint32_t pending = 0;      // asked, not answered yet
+  bool have_reply = false;   // `reply` answers `asked`
+  model_reply reply;
+};
+
+// The model a state names: its model= when set, else the built-in one.
+std::string model_session_location(const lab_state& s);
+// The question a state means: the link's ids (or its text, or the lesson's prompt) and its off=.
+model_question model_session_question(const lab_state& s);
+// Opens the model the state names (again when that changes), reads the status, asks the state's
+// question once the model is ready and collects its answer.
+void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
+// The reply answers the state's question as it is now (a newer one may be on its way).
+bool model_session_current(const model_session& ms, const lab_state& s);

@@ -1,0 +1,191 @@
+// The whole model's views as rows (see model_view.h).
+#include "core/model_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/live_view.h"
+#include "core/number_format.h"
+#include "core/read_error.h"
+#include "core/strings.h"
+
+// [SECTION] the model's status
+uint64_t model_download_to_confirm(const model_session& ms) {
+  return ms.status.phase == MODEL_STATUS_ASKING ? ms.status.download_bytes : 0;
+}
+
+std::vector<std::string> model_status_lines(const model_session& ms) {
+  const model_status& st = ms.status;
+  std::vector<std::string> out;
+  if (st.layers > 0)
+    out.push_back(strf(tr(STR_MODEL_NAME), st.name.c_str(), std::to_string(st.layers).c_str(), std::to_string(st.hidden).c_str(),
+                       fmt_count(st.vocab).c_str()));
+  if (st.synthetic) out.push_back(tr(STR_MODEL_SYNTHETIC));
+  switch (st.phase) {
+    case MODEL_STATUS_IDLE:
+    case MODEL_STATUS_OPENING: out.push_back(tr(STR_MODEL_OPENING)); break;
+    case MODEL_STATUS_ASKING:
+      out.push_back(strf(tr(STR_MODEL_ASK), fmt_mb((int64_t)st.download_bytes).c_str()));
+      out.push_back(tr(STR_MODEL_PHONE));
+      break;
+    case MODEL_STATUS_LOADING: {
+      uint64_t loaded = 0, total = 0;
+      for (const model_status_file& f : st.files) loaded += f.loaded, total += f.total;
+      out.push_back(strf(tr(STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
+      if (st.paused) out.push_back(tr(STR_MODEL_PAUSED));
+      break;
+    }
+    case MODEL_STATUS_FAILED: {
+      const std::string why = live_fault_text(st.error);
+      out.push_back(strf(tr(STR_MODEL_FAILED), (st.failed_file.empty() ? why : st.failed_file + tr(STR_MIRROR_COLON) + why).c_str()));
+      break;
+    }
+    case MODEL_STATUS_READY:
+      if (!ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));
+      break;
+  }
+  if (ms.have_reply && ms.reply.error.fault != STREAM_OK) {
+    const stream_error& e = ms.reply.error;
+    out.push_back(e.reason.set() ? read_error_text(e.reason) : live_fault_text(e));
+  }
+  return out;
+}
+
+std::string model_token_text(const token_text& t) { return t.piece.empty() ? fmt_token_id(t.id) : "'" + t.piece + "'"; }
+
+std::string model_prompt_text(const model_reply& r) {
+  std::string out;
+  for (const token_text& t : r.prompt) out += (out.empty() ? "" : " ") + model_token_text(t);
+  return out;
+}
+
+// [SECTION] the rule book
+static view_row next_row(const model_next_token& t, bool off) {
+  view_row row;
+  row.label = model_token_text(t.token);
+  row.cells.push_back({"", fmt_token_id(t.token.id), TONE_MUTED});
+  const std::string p = off ? fmt_before_after(fmt_percent1(t.p_before), fmt_percent1(t.p)) : fmt_percent1(t.p);
+  row.cells.push_back({"P", p, off && t.p < t.p_before ? TONE_RELU : off && t.p > t.p_before ? TONE_OPEN : TONE_PLAIN});
+  row.bar = std::max(0.0, std::min(1.0, t.p));
+  return row;
+}
+
+std::vector<view_row> rules_next_rows(const model_reply& r, bool off) {
+  std::vector<view_row> rows;
+  // With units off the list is the run as it was (the lesson's "P(北京) 18.6 % → 1.7 %").
+  for (const model_next_token& t : off && !r.before_top.empty() ? r.before_top : r.top) rows.push_back(next_row(t, off));
+  return rows;
+}
+
+std::vector<view_row> rules_rising_rows(const model_reply& r) {
+  std::vector<view_row> rows;
+  for (const model_next_token& t : r.rising) rows.push_back(next_row(t, true));
+  return rows;
+}
+
+bool rules_unit_is_off(const lab_state& s, const unit_ref& u) {
+  for (size_t i = 0; i + 1 < s.off.size(); i += 2)
+    if (s.off[i] == u.layer && s.off[i + 1] == u.unit) return true;
+  return false;
+}
+
+void rules_toggle_unit(lab_state* s, const unit_ref& u) {
+  for (size_t i = 0; i + 1 < s->off.size(); i += 2)
+    if (s->off[i] == u.layer && s->off[i + 1] == u.unit) {
+      s->off.erase(s->off.begin() + (long)i, s->off.begin() + (long)i + 2);
+      return;
+    }
+  if (s->off.size() / 2 >= 16) return;  // the link's bound (url_state.cpp)
+  s->off.push_back(u.layer);
+  s->off.push_back(u.unit);
+}
+
+std::string rules_off_text(const lab_state& s) {
+  std::string out;
+  for (size_t i = 0; i + 1 < s.off.size(); i += 2)
+    out += (out.empty() ? "" : tr(STR_MIRROR_SEP)) +
+           strf(tr(STR_RULES_UNIT), std::to_string(s.off[i]).c_str(), std::to_string(s.off[i + 1]).c_str());
+  return out;
+}
+
+std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) {
+  std::vector<view_row> rows;
+  float top = 0;
+  for (const model_unit_row& u : r.units) top = std::max(top, std::fabs(u.value));
+  for (const model_unit_row& u : r.units) {
+    view_row row;
+    row.label = strf(tr(STR_RULES_UNIT), std::to_string(u.unit.layer).c_str(), std::to_string(u.unit.unit).c_str());
+    const bool off = rules_unit_is_off(s, u.unit);
+    if (off) row.note = tr(STR_RULES_IS_OFF), row.note_tone = TONE_RELU;
+    row.cells.push_back({"", fmt6(u.value), TONE_OPEN});
+    std::string toward;
+    for (const token_text& t : u.toward) toward += (toward.empty() ? "" : " ") + model_token_text(t);
+    row.cells.push_back({tr(STR_RULES_TOWARD), toward, TONE_PLAIN});
+    row.bar = top > 0 ? std::fabs(u.value) / top : 0;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// [SECTION] what each MLP adds
+std::vector<view_row> flow_rows(const model_reply& r) {
+  std::vector<view_row> rows;
+  double top = 0;
+  for (const model_layer_flow& f : r.flow) top = std::max(top, f.out_l2 > 0 ? (double)f.mlp_l2 / f.out_l2 : 0.0);
+  for (size_t l = 0; l < r.flow.size(); l++) {
+    const model_layer_flow& f = r.flow[l];
+    const double ratio = f.out_l2 > 0 ? (double)f.mlp_l2 / f.out_l2 : 0;
+    view_row row;
+    row.label = strf(tr(STR_LIVE_LAYER_N), std::to_string(l).c_str());
+    row.cells.push_back({tr(STR_FLOW_MLP), fmt6(f.mlp_l2), TONE_PLAIN});
+    row.cells.push_back({tr(STR_FLOW_OUT), fmt6(f.out_l2), TONE_MUTED});
+    row.cells.push_back({tr(STR_FLOW_RATIO), fmt_percent1(ratio), TONE_OPEN});
+    row.bar = top > 0 ? ratio / top : 0;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// [SECTION] the mirror
+static std::string status_text(const model_session& ms) {
+  std::string out;
+  for (const std::string& line : model_status_lines(ms)) out += line + "\n";
+  return out;
+}
+
+static bool answered(const model_session& ms, const lab_state& s) {
+  return model_session_current(ms, s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
+}
+
+std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
+  if (!ls || !ls->model) return "";
+  const model_session& ms = *ls->model;
+  std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms);
+  if (!answered(ms, s)) return out;
+  const model_reply& r = ms.reply;
+  const bool off = !s.off.empty();
+  out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+  if (off) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
+  out += strf(tr(STR_RULES_NEXT), model_token_text(r.prompt.back()).c_str()) + tr(STR_MIRROR_COLON) + "\n";
+  for (const view_row& row : rules_next_rows(r, off)) out += view_row_line(row) + "\n";
+  if (off) {
+    out += std::string(tr(STR_RULES_RISE)) + tr(STR_MIRROR_COLON) + "\n";
+    for (const view_row& row : rules_rising_rows(r)) out += view_row_line(row) + "\n";
+  }
+  out += std::string(tr(STR_RULES_UNITS)) + tr(STR_MIRROR_COLON) + "\n";
+  for (const view_row& row : rules_unit_rows(r, s)) out += view_row_line(row) + "\n";
+  return out;
+}
+
+std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice&) {
+  if (!ls || !ls->model) return "";
+  const model_session& ms = *ls->model;
+  std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms);
+  if (!answered(ms, s)) return out;
+  const model_reply& r = ms.reply;
+  out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+  if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
+  out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
+  for (const view_row& row : flow_rows(r)) out += view_row_line(row) + "\n";
+  return out;
+}

@@ -1,0 +1,43 @@
+// The whole model's views as rows (issue 23), built once for the panel and the mirror
+// (view_rows.h): the rule book (view=rules, lesson 003's figure) and what each layer's MLP adds
+// (view=flow, lesson 001's exercise), and the model's own status line above them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/experiments/live_session.h"
+#include "core/experiments/model_session.h"
+#include "core/view_rows.h"
+
+// What the model is and how far it is, as lines (the panel draws them, the mirror prints them):
+// its name and size, "synthetic" said plainly, the download's bytes to confirm, progress, a failure.
+std::vector<std::string> model_status_lines(const model_session& ms);
+// The download the user must confirm first (0: none): the status asks for a go.
+uint64_t model_download_to_confirm(const model_session& ms);
+// "'中国' '的' '首都' '是'": the prompt's tokens as the model split them.
+std::string model_prompt_text(const model_reply& r);
+// A token as the page prints it: its text in quotes, or its id when the model has no tokenizer.
+std::string model_token_text(const token_text& t);
+
+// [SECTION] the rule book
+// The next-token rows: "'北京': id 3, P: 18.6 % → 1.7 %" (before → after when units are off).
+std::vector<view_row> rules_next_rows(const model_reply& r, bool off);
+// With units off: the tokens whose probability rose most, the same way.
+std::vector<view_row> rules_rising_rows(const model_reply& r);
+// The most active units at the last token: "Layer 23, unit 75: 6.186947, writes toward: '北京' ...".
+std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s);
+// "Layer 23, unit 75, ..." for the units off= names.
+std::string rules_off_text(const lab_state& s);
+bool rules_unit_is_off(const lab_state& s, const unit_ref& u);
+// Switches a unit off, or on again when it was off (the link's off= follows).
+void rules_toggle_unit(lab_state* s, const unit_ref& u);
+
+// [SECTION] what each MLP adds
+// One row a layer: "Layer 23: |MLP| 16.609171, |layer out| 19.221457, ratio 86.4 %", its bar the
+// ratio over the largest.
+std::vector<view_row> flow_rows(const model_reply& r);
+
+// The views' mirror text (views.inc): the status, then the rows.
+std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice& c);
+std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice& c);

@@ -1,0 +1,40 @@
+// What each MLP adds (view=flow, lesson 001): a bar a layer, the L2 of the MLP's output over the
+// L2 of the layer's output at the last token, with both L2s and the ratio as numbers. The units
+// off= names stay off here too. Rows: core/model_view.h.
+#include "core/model_view.h"
+#include "core/strings.h"
+#include "imgui.h"
+#include "ui/model_status.h"
+#include "ui/panel.h"
+#include "ui/widgets.h"
+
+namespace {
+struct flow_memory {
+  bool waiting = false;  // the model loads or runs: frames keep coming until its answer is drawn
+};
+}  // namespace
+
+void* flow_panel_init() { return new flow_memory(); }
+void flow_panel_keys(void*, panel_frame*) {}
+
+void flow_panel_draw(void* self, panel_frame* f) {
+  flow_memory* m = (flow_memory*)self;
+  lab_state* s = f->state;
+  if (!f->live->model) return;
+  model_session& ms = *f->live->model;
+  widget_text_wrapped(tr(STR_FLOW_INTRO));
+  model_status_draw(&ms);
+  const bool ready = model_session_current(ms, *s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
+  m->waiting = !ready && ms.status.phase != MODEL_STATUS_FAILED && ms.status.phase != MODEL_STATUS_ASKING;
+  if (!ready) return;
+  const model_reply& r = ms.reply;
+  ImGui::Separator();
+  widget_text_wrapped(std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r));
+  if (!s->off.empty()) widget_text_wrapped(strf(tr(STR_RULES_OFF), rules_off_text(*s).c_str()));
+  widget_text(strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
+  for (const view_row& row : flow_rows(r)) model_row_draw(row);
+}
+
+bool flow_panel_animating(const void* self, double) { return ((const flow_memory*)self)->waiting; }
+std::string flow_panel_text(const void*, panel_frame*) { return ""; }
+void flow_panel_free(void* self) { delete (flow_memory*)self; }

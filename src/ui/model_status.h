@@ -1,0 +1,18 @@
+// The whole model's status above its views (view=rules, view=flow): what the model is, the
+// download to confirm (its size named; a phone warned), progress with Cancel, a failure with
+// Retry. The lines are the core's (model_view.h), as the mirror prints them.
+#pragma once
+
+#include "core/lab_state.h"
+#include "core/view_rows.h"
+
+struct live_session;
+struct model_session;
+
+// The page's one whole-model session (the platform's model_service behind it), given to `ls` and
+// brought up to date for the state: once a frame while a whole-model view is shown.
+void model_views_frame(live_session* ls, const lab_state& s, double now);
+
+void model_status_draw(model_session* ms);
+// One of the views' rows: its label and note, its cells, and its bar under them.
+void model_row_draw(const view_row& row);
