@@ -167,7 +167,7 @@ static void quiz_draw(quiz_panel* p, lab_state* s, const quiz_live_answers& live
 std::string quiz_checked_text(const quiz_panel* p, const lab_state& s, const quiz_live_answers& live) {
   const quiz_id q = current(&s);
   const quiz_verdict v = p->shown[q];
-  std::string out = quiz_progress_text(p->progress) + "\n";  // the score over the questions, as on screen
+  std::string out;  // (the score over the questions is quiz_panel_text's, before this)
   if (v == QUIZ_UNANSWERED) return out;
   std::string answer = QUIZ[q].kind == QUIZ_KIND_CHOICE ? std::string(1, char('A' + p->answers[q].chosen)) : p->answers[q].typed;
   out += std::string(tr(STR_QUIZ_ANSWER)) + tr(STR_MIRROR_COLON) + answer + "\n";

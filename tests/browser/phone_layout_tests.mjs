@@ -57,11 +57,11 @@ export function registerPhoneLayoutTests(test, { expect, shot }) {
       await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
       await waitForMirror(page, lang === "zh" ? "(预先计算)" : "(precomputed)", 60000).catch(() => {});
       const items = await settledItems(page);
-      // Each layer's share line on the canvas: the first "> 0.1:" text after its column's title.
+      // Each layer's share line on the canvas: the first "> 0.1:" ("> 0.1：" in Chinese) after its column's title.
       const after = {};
       for (const l of layers) {
         const at = items.findIndex((it) => it.name === `gates-layer-${l}`);
-        const share = items.slice(at + 1).find((it) => it.text.startsWith("> 0.1:"));
+        const share = items.slice(at + 1).find((it) => /^> 0\.1[:：]/.test(it.text));  // the language's colon
         after[l] = at >= 0 && share ? share.y1 : Infinity;
       }
       console.log(`    ${lang}: early share lines at ${JSON.stringify(before)}, at the first frame (bottoms) ${JSON.stringify(after)}`);

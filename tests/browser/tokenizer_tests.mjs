@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem, settledItems } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, settledItems, bringIntoView } from "./browser.mjs";
 import { startHub } from "./hub.mjs";
 import { softKeys } from "./liveux_tests.mjs";
 
@@ -155,8 +155,9 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
           const r = await page.evaluate((n) => window.labItemRect(n), name);
           expect(r && r.x >= 0 && r.x + r.w <= 390, `${name} runs past the 390 px screen: ${JSON.stringify(r)}`);
         }
-        // A tap at the box's right end (the caret after "three") brings up the keyboard.
-        const box = await page.evaluate(() => window.labItemRect("sentence-input"));
+        // A tap at the box's right end (the caret after "three") brings up the keyboard, once the
+        // student has scrolled to it (on a phone the gates view's figure comes first).
+        const box = await bringIntoView(page, "sentence-input", { phone: true, height: 844 });
         const cdp = await page.context().newCDPSession(page);
         for (const type of ["touchStart", "touchEnd"])
           await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x: box.x + box.w - 12, y: box.y + box.h / 2 }] });
