@@ -23,7 +23,7 @@ void flow_panel_draw(void* self, panel_frame* f) {
   if (!f->live->model) return;
   model_session& ms = *f->live->model;
   widget_text_wrapped(tr(STR_FLOW_INTRO));
-  model_status_draw(&ms);
+  model_status_draw(f->live);
   const bool ready = model_session_current(ms, *s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
   m->waiting = !ready && ms.status.phase != MODEL_STATUS_FAILED && ms.status.phase != MODEL_STATUS_ASKING;
   if (!ready) return;

@@ -3,6 +3,7 @@
 
 #include "core/model_offer.h"
 #include "imgui.h"
+#include "core/model/model_service.h"
 #include "platform/platform.h"
 #include "core/stream/fetch_seam.h"
 #include "ui/item_probe.h"
@@ -19,13 +20,16 @@ void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c) {
   item_probe("model-offer");
 }
 
+// One button for both caches: the weights' (256 MiB) and the whole model's (its own bound).
 void cache_clear_draw(live_session* ls) {
   fetch_client* client = platform_fetch_client();
-  const uint64_t held = client ? client->cache_bytes() : 0;
+  model_service* model = platform_model();
+  const uint64_t held = (client ? client->cache_bytes() : 0) + (model ? model->model_cache_bytes() : 0);
   if (held > 0) {
     const std::string label = cache_clear_button(held);
     widget_same_line_if_fits(widget_button_width(label.c_str()));
-    if (ImGui::SmallButton(label.c_str())) ls->cache_note = cache_cleared_text(client->cache_clear(""));
+    if (ImGui::SmallButton(label.c_str()))
+      ls->cache_note = cache_cleared_text((client ? client->cache_clear("") : 0) + (model ? model->model_clear_cache() : 0));
     item_probe("cache-clear");
   }
   if (!ls->cache_note.empty()) widget_text_wrapped(ls->cache_note);

@@ -7,6 +7,7 @@
 #include "core/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
+#include "ui/live_header_extras.h"
 #include "ui/widgets.h"
 #include "platform/platform.h"
 
@@ -16,8 +17,10 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   model_session_frame(&page, s, platform_model(), now);
 }
 
-void model_status_draw(model_session* ms) {
+void model_status_draw(live_session* ls) {
+  model_session* ms = ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
+  cache_clear_draw(ls);
   model_service* svc = ms->service;
   if (!svc) return;
   const model_status& st = ms->status;

@@ -17,6 +17,7 @@ import { registerTokenizerTests } from "./tokenizer_tests.mjs";
 import { registerRecoveryTests } from "./recovery_tests.mjs";
 import { registerWordsTests } from "./words_tests.mjs";
 import { registerPhoneLayoutTests } from "./phone_layout_tests.mjs";
+import { registerModelTests } from "./model_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -367,6 +368,7 @@ inGroup("tokenizer", () => registerTokenizerTests(test, { expect, shot, cli: opt
 inGroup("recovery", () => registerRecoveryTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
+inGroup("model", () => registerModelTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 
 // [SECTION] runner
 const site = await startSite(siteDir);

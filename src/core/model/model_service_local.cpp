@@ -25,8 +25,9 @@ struct local_service final : model_service {
   void model_go() override { host.go(); }
   void model_cancel() override { host.cancel(); }
   void model_retry() override { retry_pending = true; }
-  uint64_t model_clear_cache() override { return client->cache_clear(""); }
-  uint64_t model_cache_bytes() const override { return client->cache_bytes(); }
+  // In-process, the host caches in its caller's client: the caller's Clear empties it and counts it.
+  uint64_t model_clear_cache() override { return 0; }
+  uint64_t model_cache_bytes() const override { return 0; }
   uint32_t model_ask(const model_question& q) override {
     model_question asked = q;
     asked.id = next_id++;

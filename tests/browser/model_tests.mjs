@@ -1,0 +1,98 @@
+// Browser tests of the whole model's views (issue 23) on the built-in synthetic whole model the
+// site serves (site/models/synthetic/): the model worker is fetched only when such a view opens;
+// the rule book's top tokens and the flow's ratios equal `swiglu forward --json` on the same files
+// (the CLI runs the same core natively); a tap switches a unit off, the link gets off=, every
+// probability shows before → after as the CLI's --off says; a reload opens the link as it was.
+// Screenshots on a laptop and a phone, in English and Chinese.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror } from "./browser.mjs";
+
+const TIMEOUT = 90000;
+const PHONE = { width: 390, height: 844, scale: 3, phone: true };
+// fmt_percent1 (number_format.cpp's fmt_share): one decimal, two significant digits below 0.05 %.
+const pct = (p) => {
+  const v = 100 * p;
+  return (v <= 0 || v >= 0.05 ? v.toFixed(1) : v.toFixed(1 - Math.floor(Math.log10(v)))) + " %";
+};
+
+export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
+  const forward = (site, args) => {
+    const dir = path.join(site.dir, "models", "synthetic");
+    return JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
+  };
+  const words = {
+    en: { colon: ": ", sep: ", ", layer: (n) => `Layer ${n}`, synthetic: "The built-in whole model" },
+    zh: { colon: "：", sep: "，", layer: (n) => `第 ${n} 层`, synthetic: "内置的完整模型" },
+  };
+
+  test("model: no view without the whole model fetches its worker; the rule book does, once", async (site) => {
+    const page = await openPage(site, "#v=1&view=gates&lang=en");
+    const asked = [];
+    page.on("request", (r) => asked.push(new URL(r.url()).pathname));
+    await waitForMirror(page, "(live)", TIMEOUT);
+    expect(!asked.some((p) => /model_worker|swiglu_model/.test(p)), `the gates view fetched the model worker: ${asked.join(", ")}`);
+    await clickItem(page, "view-rules");
+    await waitForMirror(page, "P: ", TIMEOUT);
+    for (const f of ["model_worker.js", "swiglu_model.js", "swiglu_model.wasm"])
+      expect(asked.filter((p) => p.endsWith("/" + f)).length === 1, `${f} fetched ${asked.filter((p) => p.endsWith("/" + f)).length} times`);
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
+
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the rule book's top tokens and a unit switched off, as swiglu forward computes them`, async (site) => {
+      const w = words[lang];
+      const base = forward(site, ["--text", "中国的首都是"]);
+      for (const screen of [{}, PHONE]) {
+        const where = screen.phone ? "phone" : "laptop";
+        const page = await openPage(site, `#v=1&view=rules&lang=${lang}`, screen);
+        const first = base.top[0];
+        const row = `id ${first.id}${w.sep}P${w.colon}${pct(first.p)}`;
+        await waitForMirror(page, row, TIMEOUT);
+        const text = await mirror(page);
+        expectIncludes(text, w.synthetic, `${where}: the mirror says the model is synthetic`);
+        for (const t of base.top) expectIncludes(text, `id ${t.id}${w.sep}P${w.colon}${pct(t.p)}`, `${where}: the top 10`);
+        const items = await settledItems(page);
+        const missing = numbersNotInMirror(items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), text);
+        expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
+        await shot(page, `model-rules-${lang}-${where}`);
+        // The most active unit switched off by a tap: off= in the link, before → after for every token.
+        const unit = base.units[0];
+        const button = `rules-off-${unit.layer}-${unit.unit}`;
+        await bringIntoView(page, button, { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+        await clickItem(page, button);
+        await page.waitForFunction((u) => location.hash.includes(`off=${u}`), `${unit.layer}:${unit.unit}`, { timeout: 10000 });
+        const off = forward(site, ["--text", "中国的首都是", "--off", `${unit.layer}:${unit.unit}`]);
+        const before = off.before_top[0];
+        await waitForMirror(page, `id ${before.id}${w.sep}P${w.colon}${pct(before.p_before)} → ${pct(before.p)}`, TIMEOUT);
+        await shot(page, `model-rules-off-${lang}-${where}`);
+        // The link as a student opens it: the same before → after.
+        const link = await hash(page);
+        const student = await openPage(site, link, screen);
+        await waitForMirror(student, `id ${before.id}${w.sep}P${w.colon}${pct(before.p_before)} → ${pct(before.p)}`, TIMEOUT);
+        expect(page.labErrors.length === 0 && student.labErrors.length === 0, "page errors: " + [...page.labErrors, ...student.labErrors].join("; "));
+        await student.context().close();
+        await page.context().close();
+      }
+    });
+
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: what each MLP adds, a row a layer, as swiglu forward computes it`, async (site) => {
+      const w = words[lang];
+      const run = forward(site, ["--text", "中国的首都是"]);
+      for (const screen of [{}, PHONE]) {
+        const where = screen.phone ? "phone" : "laptop";
+        const page = await openPage(site, `#v=1&view=flow&lang=${lang}`, screen);
+        const last = run.flow.length - 1;
+        await waitForMirror(page, `${w.layer(last)}${w.colon}|MLP|`, TIMEOUT);
+        const text = await mirror(page);
+        for (let l = 0; l < run.flow.length; l++) {
+          const f = run.flow[l];
+          expectIncludes(text, `${w.layer(l)}${w.colon}|MLP|${w.colon}${f.mlp_l2.toFixed(6)}`, `${where}: layer ${l}'s |MLP|`);
+        }
+        await shot(page, `model-flow-${lang}-${where}`);
+        await page.context().close();
+      }
+    });
+}
