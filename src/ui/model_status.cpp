@@ -13,8 +13,24 @@
 
 void model_views_frame(live_session* ls, const lab_state& s, double now) {
   static model_session page;
+  static std::string fonts_asked;  // the text whose characters the fonts were asked for
   ls->model = &page;
   model_session_frame(&page, s, platform_model(), now);
+  // The model's own words (its name, the prompt, the tokens it names): the page's fonts hold only
+  // the string table's characters until asked for more.
+  std::string text = page.status.name;
+  if (page.have_reply) {
+    const model_reply& r = page.reply;
+    for (const token_text& t : r.prompt) text += t.piece;
+    for (const auto* list : {&r.top, &r.before_top, &r.rising})
+      for (const model_next_token& t : *list) text += t.token.piece;
+    for (const model_unit_row& u : r.units)
+      for (const token_text& t : u.toward) text += t.piece;
+  }
+  if (text != fonts_asked) {
+    fonts_asked = text;
+    platform_fonts_need(text);
+  }
 }
 
 void model_status_draw(live_session* ls) {
