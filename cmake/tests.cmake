@@ -165,7 +165,10 @@ foreach(f ${SWIGLU_BROWSER_GROUPS})
     --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   # One Chromium at a time: the fast-3G and stall tests time the page, and two browsers on two
   # cores would time each other. A native test runs beside it.
-  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK chromium)
+  # And none beside the heavy native entries: they start once those are done (DEPENDS orders, it
+  # does not require a pass), so a browser test's keys and timers never share the CPU with them.
+  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK chromium
+    DEPENDS "core_tests;core_tests_wasm;tokenizer_compare;ui_tests;early_text;tokenizer_wasm_compare")
 endforeach()
 
 # The issue's aim is 260 KB brotli; the page was 228 KB before the checkpoint reader (safetensors

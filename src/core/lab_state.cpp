@@ -6,6 +6,8 @@
 // One source of the defaults: each URL key's row carries its own (url_state.cpp).
 lab_state lab_state_default() { return url_state_defaults(); }
 
+int64_t lab_changed_token(const lab_state& s) { return s.token < 0 ? LAB_CHANGED_TOKEN : s.token; }
+
 // Two states are equal when their links are: one definition of what a view is (the key table, url_state.cpp).
 bool lab_state_equal(const lab_state& a, const lab_state& b) { return url_encode(a) == url_encode(b); }
 

@@ -81,6 +81,10 @@ struct lab_state {
 // The lesson's example: x = [1, 2], lesson 002's weights, every step shown, probe at z = -1,
 // Qwen3.5-0.8B's 1024 / 3584 / 24.
 lab_state lab_state_default();
+// The token a view picks by `tok`: the link's, or the view's own when it leaves it (-1): the
+// per-token view changes the lesson's token 2 ("change token 2", lesson 000).
+#define LAB_CHANGED_TOKEN 2
+int64_t lab_changed_token(const lab_state& s);
 
 bool lab_state_equal(const lab_state& a, const lab_state& b);
 

@@ -164,7 +164,7 @@ std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& 
                             : !s.pack_layers.empty() ? s.pack_layers[0] : 0;
       return strf(tr(QUIZ[q].prompt), std::to_string(layer).c_str(), fmt_short(s.threshold).c_str());
     }
-    case QUIZ_CHANGE: return strf(tr(QUIZ[q].prompt), std::to_string(s.token).c_str());
+    case QUIZ_CHANGE: return strf(tr(QUIZ[q].prompt), std::to_string(lab_changed_token(s)).c_str());
     default: return tr(QUIZ[q].prompt);
   }
 }
@@ -190,7 +190,7 @@ std::string quiz_explanation(quiz_id q, const lab_state& s, const quiz_live_answ
     case QUIZ_OPEN_SHARE: return strf(why, live.open_ready ? fmt_percent1(live.open_percent / 100).c_str() : "…");
     case QUIZ_SHUFFLE: return strf(why, live.shuffle_ready ? fmt_short(live.shuffle_max_diff).c_str() : "…");
     case QUIZ_CHANGE:
-      return strf(why, live.change_ready ? positions_text(live.changed).c_str() : "…", std::to_string(s.token).c_str());
+      return strf(why, live.change_ready ? positions_text(live.changed).c_str() : "…", std::to_string(lab_changed_token(s)).c_str());
     default: return tr(QUIZ[q].explanation);
   }
 }

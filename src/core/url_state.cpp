@@ -161,7 +161,9 @@ static const url_key URL_KEYS[] = {
     {"thr", "0.1", URL_KEY_NUMBERS, URL_FIELD(threshold), 1, 0, 1, nullptr},
     {"htok", "-1", URL_KEY_INTEGER, URL_FIELD(hist_token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
     {"perm", "", URL_KEY_INTEGERS, URL_FIELD(perm), LAB_TOKENS_MAX, 0, LAB_TOKENS_MAX - 1, nullptr},
-    {"tok", "2", URL_KEY_INTEGER, URL_FIELD(token), 1, 0, LAB_TOKENS_MAX - 1, nullptr},
+    // -1: the view's own (per token: 2, the lesson's; flow: the last). Shipped as "2" with v=1: a
+    // link without tok meant token 2 in the per-token view and still does.
+    {"tok", "-1", URL_KEY_INTEGER, URL_FIELD(token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
     {"delta", "1", URL_KEY_NUMBERS, URL_FIELD(delta), 1, -LAB_DELTA_LIMIT, LAB_DELTA_LIMIT, nullptr},
     {"unit", "0", URL_KEY_INTEGER, URL_FIELD(unit), 1, 0, LAB_UNIT_MAX - 1, nullptr},
     {"mat", "gate", URL_KEY_CHOICE, URL_FIELD(matrix), MLP_PART_COUNT, 0, 0, MLP_PART_NAMES},

@@ -24,7 +24,10 @@ export const NETWORK_PROFILES = [
 // whether it shows real weights. The tests take the list from there, so a new view is covered.
 export function viewTable() {
   const text = fs.readFileSync(new URL("../../src/core/views.inc", import.meta.url), "utf8");
-  return [...text.matchAll(/^VIEW\((\w+), "(\w+)", (\w+), (\w+), (\w+)\)/gm)].map((m) => ({ name: m[2], live: m[4] !== "LIVE_NEEDS_NOTHING" }));
+  // live: the view shows computed results (its early text is how its mirror begins); wholeModel:
+  // they come from the whole model's worker (model_tests.mjs), not from the MLP views' weights.
+  return [...text.matchAll(/^VIEW\((\w+), "(\w+)", (\w+), (\w+), (\w+)\)/gm)].map((m) => ({
+    name: m[2], live: m[4] !== "LIVE_NEEDS_NOTHING", wholeModel: m[4].includes("LIVE_WHOLE_MODEL") }));
 }
 
 // [SECTION] the text mirror holds every number on screen (as tests/ui/ui_harness.cpp checks it)

@@ -16,6 +16,18 @@ const pct = (p) => {
   return (v <= 0 || v >= 0.05 ? v.toFixed(1) : v.toFixed(1 - Math.floor(Math.log10(v)))) + " %";
 };
 
+// The model's own words need the full fonts (the page carries only the string table's glyphs):
+// before a screenshot, every font request answered and the page drawn after it.
+async function fontsSettled(page) {
+  for (let i = 0; i < 100; i++) {
+    const pending = await page.evaluate(() => performance.getEntriesByType("resource")
+      .filter((e) => e.name.includes("/fonts/") && e.responseEnd === 0).length);
+    if (pending === 0 && await page.evaluate(() => window.labIdle())) break;
+    await page.waitForTimeout(100);
+  }
+  await page.waitForTimeout(300);
+}
+
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
   const forward = (site, args) => {
     const dir = path.join(site.dir, "models", "synthetic");
@@ -56,6 +68,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const items = await settledItems(page);
         const missing = numbersNotInMirror(items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), text);
         expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
+        await fontsSettled(page);
         await shot(page, `model-rules-${lang}-${where}`);
         // The most active unit switched off by a tap: off= in the link, before → after for every token.
         const unit = base.units[0];
@@ -66,6 +79,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const off = forward(site, ["--text", "中国的首都是", "--off", `${unit.layer}:${unit.unit}`]);
         const before = off.before_top[0];
         await waitForMirror(page, `id ${before.id}${w.sep}P${w.colon}${pct(before.p_before)} → ${pct(before.p)}`, TIMEOUT);
+        await fontsSettled(page);
         await shot(page, `model-rules-off-${lang}-${where}`);
         // The link as a student opens it: the same before → after.
         const link = await hash(page);
@@ -91,6 +105,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
           const f = run.flow[l];
           expectIncludes(text, `${w.layer(l)}${w.colon}|MLP|${w.colon}${f.mlp_l2.toFixed(6)}`, `${where}: layer ${l}'s |MLP|`);
         }
+        await fontsSettled(page);
         await shot(page, `model-flow-${lang}-${where}`);
         await page.context().close();
       }

@@ -222,7 +222,7 @@ TEST_CASE("live keys: random states round trip", "[url]") {
     for (unsigned i = 0, n = rng() % 8; i < n; i++) s.perm.push_back(rng() % 8);
     s.threshold = (rng() % 1001) / 1000.0;
     s.hist_token = int64_t(rng() % 10) - 1;
-    s.token = rng() % 4096;
+    s.token = int64_t(rng() % 4097) - 1;
     s.delta = (double(rng() % 20001) - 10000) / 100.0;
     s.unit = rng() % 3584;
     s.matrix = int(rng() % MLP_PART_COUNT);
@@ -316,7 +316,8 @@ TEST_CASE("each key's default is the lesson's value") {
   CHECK(s.intermediate == 3584);
   CHECK(s.layers == 24);
   CHECK(s.threshold == LAB_THRESHOLD_DEFAULT);
-  CHECK(s.token == 2);  // lesson 000: "change token 2"
+  CHECK(s.token == -1);  // the view's own: lesson 000's "change token 2" in the per-token view
+  CHECK(lab_changed_token(s) == 2);
   // Every default reads back without a notice.
   for (const url_key_desc& k : url_key_table()) CHECK(url_decode("#" + k.key + "=" + k.dflt).notices.empty());
 }

@@ -103,6 +103,25 @@ TEST_CASE("flow: a row a layer with both L2s and their ratio, every number in th
     }
 }
 
+TEST_CASE("flow: a tap on a prompt token reads the bars there (tok=), each layer's |MLP| as run directly") {
+  model_site site;
+  direct_run direct(site.files);
+  const std::vector<int64_t> ids = {1, 2, 3, 4};
+  forward_trace run;
+  model_forward(direct.w, ids, {}, &run);
+  headless_page page("#v=1&view=flow&ids=1,2,3,4&lang=en");
+  REQUIRE(model_site::settle_until(page, "Layer 23: |MLP|"));
+  CHECK(page.app.state.token == -1);  // none picked: the last
+  page.click("flow-token-1");
+  CHECK(page.url().state.token == 1);
+  for (int l : {0, 11, 23}) {
+    const std::string row = strf(tr(STR_LIVE_LAYER_N), std::to_string(l).c_str()) + ": |MLP|: " + fmt6(run.mlp_l2[(size_t)l][1]);
+    REQUIRE(model_site::settle_until(page, row));
+  }
+  scroll_through(page, "flow at token 1");
+  check_mirror_has_every_number(page.mirror(), "flow at token 1", 24 * 3);
+}
+
 TEST_CASE("whole model: a model= that is not there says so in both languages, and Retry is offered") {
   model_site site;
   headless_page page("#v=1&view=rules&model=elsewhere/&lang=zh");

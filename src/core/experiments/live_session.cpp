@@ -52,8 +52,9 @@ live_choice live_resolve(const lab_state& s, const layer_source* src) {
       c.fallbacks.push_back({"perm", list_text(s.perm), list_text(shown)});
     }
   }
-  c.token = (int)std::min<int64_t>(std::max<int64_t>(s.token, 0), c.tokens - 1);
-  if (c.token != s.token) c.fallbacks.push_back({"tok", std::to_string(s.token), std::to_string(c.token)});
+  const int64_t token = lab_changed_token(s);
+  c.token = (int)std::min<int64_t>(std::max<int64_t>(token, 0), c.tokens - 1);
+  if (c.token != token) c.fallbacks.push_back({"tok", std::to_string(s.token), std::to_string(c.token)});
   c.hist_token = s.hist_token >= 0 && s.hist_token < c.tokens ? (int)s.hist_token : -1;
   if (c.hist_token != s.hist_token && s.hist_token >= 0) c.fallbacks.push_back({"htok", std::to_string(s.hist_token), "-1"});
   c.unit = (int)std::min<int64_t>(std::max<int64_t>(s.unit, 0), m.intermediate - 1);
@@ -127,7 +128,7 @@ bool live_source_failed(const live_session& ls, const lab_state& s) {
 bool live_fit_sentence(lab_state* s, int tokens) {
   s->perm.clear();
   s->hist_token = -1;
-  if (tokens < 1 || s->token < tokens) return false;
+  if (tokens < 1 || lab_changed_token(*s) < tokens) return false;
   s->token = tokens - 1;
   return true;
 }

@@ -8,6 +8,7 @@ model_question model_session_question(const lab_state& s) {
   if (!s.ids.empty()) q.ids = s.ids;
   else q.text = s.text.empty() ? MODEL_LESSON_PROMPT : s.text;
   for (size_t i = 0; i + 1 < s.off.size(); i += 2) q.off.push_back({(int)s.off[i], (int)s.off[i + 1]});
+  if (s.view == LAB_VIEW_FLOW) q.position = (int)s.token;  // -1: the last
   return q;
 }
 

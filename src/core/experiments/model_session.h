@@ -28,7 +28,8 @@ struct model_session {
 
 // The model a state names: its model= when set, else the built-in one.
 std::string model_session_location(const lab_state& s);
-// The question a state means: the link's ids (or its text, or the lesson's prompt) and its off=.
+// The question a state means: the link's ids (or its text, or the lesson's prompt) and its off=;
+// the flow reads the token `tok` picks (the last by default), the rule book the last.
 model_question model_session_question(const lab_state& s);
 // Opens the model the state names (again when that changes), reads the status, asks the state's
 // question once the model is ready and collects its answer.
