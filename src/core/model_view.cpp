@@ -41,7 +41,7 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
       break;
     }
     case MODEL_STATUS_READY:
-      if (!ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));
+      if (ms.pending || !ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));  // a new question runs
       break;
   }
   if (ms.have_reply && ms.reply.error.fault != STREAM_OK) {

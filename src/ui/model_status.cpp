@@ -2,6 +2,7 @@
 #include "ui/model_status.h"
 
 #include "core/experiments/live_session.h"
+#include "core/model_offer.h"
 #include "core/model_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
@@ -33,9 +34,14 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   }
 }
 
-void model_status_draw(live_session* ls) {
+void model_status_draw(live_session* ls, lab_state* s) {
   model_session* ms = ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
+  if (ms->status.synthetic && !s->lock) {
+    if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
+    item_probe("model-offer-whole");
+    widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));
+  }
   cache_clear_draw(ls);
   model_service* svc = ms->service;
   if (!svc) return;

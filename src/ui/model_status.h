@@ -13,6 +13,8 @@ struct model_session;
 // brought up to date for the state: once a frame while a whole-model view is shown.
 void model_views_frame(live_session* ls, const lab_state& s, double now);
 
-void model_status_draw(live_session* ls);  // with Clear cache (both caches)
+// With Clear cache (both caches) and, on the built-in model, the real Qwen3.5-0.8B offered
+// (unless the link is locked): its headers first, then the exact download to confirm.
+void model_status_draw(live_session* ls, lab_state* s);
 // One of the views' rows: its label and note, its cells, and its bar under them.
 void model_row_draw(const view_row& row);

@@ -155,7 +155,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
     await clickItem(page, "perm-shuffle");
     await page.waitForFunction(() => /perm=\d/.test(location.hash));
     await waitForMirror(page, "= exactly 0");
-    await page.evaluate(() => { location.hash = location.hash.replace(/tok=\d+/, "tok=4").replace(/delta=[^&]+/, "delta=-2.5"); });
+    await page.evaluate(() => { location.hash = location.hash.replace(/([#&])tok=-?\d+/, "$1tok=4").replace(/delta=[^&]+/, "delta=-2.5"); });
     await waitForMirror(page, "token k = 4, delta = -2.5");
     text = await mirror(page);
     expect(JSON.stringify(moved(text)) === "[4]", "positions that moved: " + moved(text));

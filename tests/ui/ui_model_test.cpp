@@ -9,6 +9,7 @@
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
 #include "core/model/forward.h"
+#include "core/model_offer.h"
 #include "core/model/model_weights.h"
 #include "core/number_format.h"
 #include "core/strings.h"
@@ -120,6 +121,22 @@ TEST_CASE("flow: a tap on a prompt token reads the bars there (tok=), each layer
   }
   scroll_through(page, "flow at token 1");
   check_mirror_has_every_number(page.mirror(), "flow at token 1", 24 * 3);
+}
+
+TEST_CASE("whole model: the built-in model offers the real one (model= set, nothing else changed); a locked link does not") {
+  model_site site;
+  {  // (one page at a time: each has its own ImGui context)
+    headless_page page("#v=1&view=rules&off=23:75&lang=en");
+    REQUIRE(model_site::settle_until(page, "writes toward"));
+    page.click("model-offer-whole");
+    CHECK(page.url().state.model == MODEL_OFFER_LOCATION);
+    CHECK(page.url().state.off == std::vector<int64_t>{23, 75});
+  }
+  // Back on the built-in model (the real one is not on this host): its tokenizer is read again.
+  headless_page locked("#v=1&view=rules&lock=1&lang=en");
+  REQUIRE(model_site::settle_until(locked, "writes toward"));
+  scroll_through(locked, "locked");
+  CHECK_FALSE(has_widget("model-offer-whole"));
 }
 
 TEST_CASE("whole model: a model= that is not there says so in both languages, and Retry is offered") {

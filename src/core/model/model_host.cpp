@@ -19,6 +19,7 @@ void model_host::open(const std::string& location, double now) {
   loader_.reset();
   tokenizer_.reset();
   tokenizer_pending_ = false;
+  tokenizer_request_ = 0;  // the new model's own tokenizer.json is asked for (a model opened again too)
   has_base_ = false;
   toward_.clear();
   shortcut_ids_.clear();
@@ -40,6 +41,7 @@ void model_host::cancel() {
   if (loader_) loader_->cancel();
 }
 void model_host::retry(double now) {
+  if (!tokenizer_ && !tokenizer_pending_) tokenizer_request_ = 0;  // a tokenizer.json that failed is asked again
   if (loader_) loader_->retry(now);
 }
 
