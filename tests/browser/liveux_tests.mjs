@@ -105,12 +105,16 @@ export async function softKeys(page, keys) {
   for (const k of keys) {
     if (Array.isArray(k)) {
       await cdp.send("Input.imeSetComposition", { text: k[1], selectionStart: k[1].length, selectionEnd: k[1].length });
+      await page.waitForTimeout(40);
       continue;
     }
     const command = { Backspace: "deleteBackward", WordBackspace: "deleteWordBackward", Enter: "insertNewline" }[k];
     await key("rawKeyDown", command ? { commands: [command] } : {});
     if (!command) await cdp.send("Input.insertText", { text: k });
     await key("keyUp");
+    // A person's keys come tens of milliseconds apart, each after the page has drawn the last one
+    // (back to back, under load, a test once lost a committed word between two frames).
+    await page.waitForTimeout(40);
   }
   await cdp.detach();
 }

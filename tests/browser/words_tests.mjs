@@ -32,7 +32,14 @@ export function registerWordsTests(test, { expect, expectIncludes, shot, cli }) 
     try { await fn(h, `${h.base}/swiglu-lab/small/resolve/main/`); } finally { h.hub.close(); }
   };
   const typeSentence = async (page, text) => {
-    await clickItem(page, "sentence-input");
+    // The box is active once the page's hidden field has the focus; a click that landed while the
+    // layout moved (a note appearing above the box) is made again, as a person would.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await clickItem(page, "sentence-input");
+      const active = await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 3000 })
+        .then(() => true, () => false);
+      if (active) break;
+    }
     await page.keyboard.press("Control+A");
     await page.keyboard.press("Backspace");
     await page.keyboard.type(text);
