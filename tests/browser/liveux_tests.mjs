@@ -73,6 +73,13 @@ async function startTyping(page, screen, name) {
     }
     await page.waitForTimeout(250);
   }
+  // Where the field is once the page has stopped moving (two looks 200 ms apart agree).
+  for (let i = 0; i < 10; i++) {
+    const a = await page.evaluate((n) => window.labItemRect(n), name);
+    await page.waitForTimeout(200);
+    const b = await page.evaluate((n) => window.labItemRect(n), name);
+    if (a && b && a.x === b.x && a.y === b.y) break;
+  }
   const c = await itemCenter(page, name);
   if (screen.phone) {
     await doubleTap(page, c.x, c.y);

@@ -272,6 +272,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
   await tabTo(page, "next", true);
   await page.keyboard.press("Enter");
   await waitForMirror(page, "Step 5 of 5");
+  await page.waitForTimeout(300);  // a person's next key, after the page has drawn the step
   await page.keyboard.press("ArrowLeft");
   await waitForMirror(page, "Step 4 of 5");
   await page.keyboard.press("Space");  // Next still has the focus
