@@ -213,8 +213,11 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
       await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 });
       await page.keyboard.press("Control+A");
       await page.keyboard.press("Backspace");
-      // The field at the box's caret (the start of the emptied box), one line high.
+      // The field at the box's caret (the start of the emptied box), one line high, once the page
+      // has drawn the emptied box (the caret moves on the next frame).
       const box = await page.evaluate(() => window.labItemRect("sentence-input"));
+      await page.waitForFunction((b) => document.getElementById("lab-keyboard").getBoundingClientRect().x <= b.x + 12, box, { timeout: 5000 })
+        .catch(() => {});
       const field = await page.evaluate(() => { const r = document.getElementById("lab-keyboard").getBoundingClientRect(); return { x: r.x, y: r.y, h: r.height }; });
       expect(field.x >= box.x - 2 && field.x <= box.x + 12 && field.y >= box.y - 4 && field.y + field.h <= box.y + box.h + 8,
         `the input method's field is not at the box's caret: ${JSON.stringify(field)} vs the box ${JSON.stringify(box)}`);
