@@ -103,8 +103,9 @@ add_test(NAME early_text COMMAND ui_tests "[early]")
 
 # [SECTION] the whole model's host: the loader, the forward pass and the tokenizer behind the
 # page's model worker's messages, on the default whole model through the fetch twin
-add_executable(model_host_tests tests/model/model_host_test.cpp)
+add_executable(model_host_tests tests/model/model_host_test.cpp tests/model/forward_reference.cpp)
 target_link_libraries(model_host_tests PRIVATE swiglu_catch_main swiglu_model_host swiglu_fetch_twin)
+target_include_directories(model_host_tests PRIVATE ${SYS_LINK_DIR})  # the reference's nlohmann-json
 add_test(NAME model_host_tests COMMAND model_host_tests)
 
 # [SECTION] the tokenizer: its Catch2 tests, `swiglu tokenize`, and the same ids as an independent

@@ -24,7 +24,7 @@ std::vector<int> gates_shown_layers(const std::vector<int64_t>& asked, const std
     // Every layer when they fit side by side, else the first, middle and last (as the lessons pick 0, 11, 23).
     const size_t n = model_layers.size();
     if (n <= max) out = model_layers;
-    else out = {model_layers[0], model_layers[n / 2], model_layers[n - 1]};
+    else out = {model_layers[0], model_layers[(n - 1) / 2], model_layers[n - 1]};  // 24 layers: 0, 11, 23
   }
   return out;
 }
@@ -84,10 +84,14 @@ view_row gates_layer_row(const gate_row& r, double thr) {
   return row;
 }
 
+std::string gates_input_line(const lab_state& s) {
+  return std::string(tr(STR_GATES_INPUT)) + " " + tr(s.gates_input == LAB_GATES_STREAM ? STR_GATES_IN_STREAM : STR_GATES_IN_EMBED);
+}
+
 std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
                             const std::string& token_line) {
   const std::vector<std::string> legend = gates_legend_lines(s.threshold);
-  std::string out = legend[0] + "; " + legend[1] + "\n";
+  std::string out = gates_input_line(s) + "\n" + legend[0] + "; " + legend[1] + "\n";
   out += token_line;
   for (const gate_row& r : rows) out += view_row_line(gates_layer_row(r, s.threshold)) + "\n";
   for (const std::string& line : live_gate_summary(rows, s.threshold, synthetic)) out += line + "\n";

@@ -30,7 +30,10 @@ std::vector<std::string> gates_legend_lines(double thr);
 // precomputed, waiting) and its three shares (above +thr, below -thr, between).
 view_row gates_layer_row(const gate_row& r, double thr);
 
-// The gates view's mirror below the header: the threshold line, `token_line` (the one token
+// "Computed on: the lessons' recipe (...)" or "...: the residual stream each layer really reads (...)" (in=).
+std::string gates_input_line(const lab_state& s);
+
+// The gates view's mirror below the header: what the counts are computed on, the threshold line, `token_line` (the one token
 // shown, "" for all), a line per layer with its shares, the summary.
 std::string gates_rows_text(const lab_state& s, const std::vector<gate_row>& rows, bool synthetic,
                             const std::string& token_line);

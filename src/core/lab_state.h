@@ -34,7 +34,10 @@ enum lab_lang { LAB_LANG_EN, LAB_LANG_ZH, LAB_LANG_COUNT };
 #define LAB_UNIT_MAX (1 << 20)
 #define LAB_ZOOM_MAX 256.0
 #define LAB_PATH_MAX 32  // views in a lesson path (path=)
-enum lab_ui { LAB_UI_NORMAL, LAB_UI_PRESENT, LAB_UI_COUNT };  // ui=present: a projector's larger type
+enum lab_ui { LAB_UI_NORMAL, LAB_UI_PRESENT, LAB_UI_COUNT };
+// What the gates view's histograms are computed on (in=): the lessons' recipe, layer 0's normalised
+// embedding fed to every layer; or the residual stream each layer really reads in the whole model.
+enum lab_gates_input { LAB_GATES_EMBED, LAB_GATES_STREAM, LAB_GATES_INPUT_COUNT };  // ui=present: a projector's larger type
 #define LAB_TEXT_MAX 512      // bytes of a teacher's sentence in a link
 #define LAB_TOKEN_ID_MAX ((1 << 24) - 1)
 
@@ -63,6 +66,7 @@ struct lab_state {
   int64_t probe;                     // which probe sentence
   double threshold;                  // |silu(gate)| line of the gate histograms
   int64_t hist_token;                // -1 all tokens, else one token's histogram
+  int gates_input;                   // lab_gates_input
   std::vector<int64_t> perm;         // the shuffle; empty = the lesson's [5, 3, 1, 0, 2, 4]
   int64_t token;                     // "change one token": which one
   double delta;                      // ... by how much

@@ -231,7 +231,7 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
   std::string out;
   if (!v.live()) {
     out = v.text(s, ls, live_choice());  // the quiz reads the session's results
-  } else if (v.needs & LIVE_WHOLE_MODEL) {
+  } else if (lab_view_on_whole_model(s)) {
     // The whole model's views: their title, then the model's status and rows (none before the page runs).
     out = strf(tr(STR_MIRROR_TITLE), tr(v.label)) + "\n";
     if (ls) out += v.text(s, ls, live_choice());

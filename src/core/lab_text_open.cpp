@@ -28,7 +28,8 @@ std::string lab_text_at_open(const lab_state& s) {
 std::string lab_text_at_open(const lab_state& s, const pack_manifest& m, std::string* svg) {
   svg->clear();
   std::vector<gate_row> rows;
-  if (s.view != LAB_VIEW_GATES || !gates_rows_from_manifest(s, m, LIVE_MAX_HIST_LAYERS, &rows)) return lab_text_at_open(s);
+  // On the stream (in=stream) the pack's precomputed shares are not what the view shows.
+  if (s.view != LAB_VIEW_GATES || s.gates_input != LAB_GATES_EMBED || !gates_rows_from_manifest(s, m, LIVE_MAX_HIST_LAYERS, &rows)) return lab_text_at_open(s);
   const lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
   std::string out = lab_text(s) + gates_rows_text(s, rows, m.synthetic, "") + faq_text(s.view, 0);

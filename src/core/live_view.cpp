@@ -5,6 +5,7 @@
 
 #include "core/lab_text.h"
 #include "core/model_offer.h"
+#include "core/model_view.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
 #include "core/strings.h"
@@ -180,6 +181,7 @@ std::string live_header_text(live_session* ls, const live_choice& c, const lab_s
 }
 
 std::string gates_view_text(const lab_state& s, live_session* ls, const live_choice& c) {
+  if (s.gates_input == LAB_GATES_STREAM) return gates_stream_view_text(s, ls);  // the whole model's
   const source_model& m = ls->source->model();
   std::string token;
   if (c.hist_token >= 0)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/gates_text.h"
 #include "core/live_view.h"
 #include "core/number_format.h"
 #include "core/read_error.h"
@@ -57,6 +58,14 @@ std::string model_prompt_text(const model_reply& r) {
   std::string out;
   for (const token_text& t : r.prompt) out += (out.empty() ? "" : " ") + model_token_text(t);
   return out;
+}
+
+bool model_view_ready(const model_session& ms, const lab_state& s) {
+  return model_session_current(ms, s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
+}
+
+bool model_view_waiting(const model_session& ms, const lab_state& s) {
+  return !model_view_ready(ms, s) && ms.status.phase != MODEL_STATUS_FAILED && ms.status.phase != MODEL_STATUS_ASKING;
 }
 
 // [SECTION] the rule book
@@ -146,6 +155,40 @@ std::vector<view_row> flow_rows(const model_reply& r) {
   return rows;
 }
 
+// [SECTION] the gates view on the stream
+std::vector<gate_row> gates_stream_rows(const model_reply& r) {
+  std::vector<gate_row> rows;
+  for (size_t i = 0; i < r.gate_layers.size() && i < r.gates_stream.size(); i++) {
+    gate_row row;
+    row.layer = r.gate_layers[i];
+    row.available = row.live = true;
+    row.counts = r.gates_stream[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<view_row> gates_shortcut_rows(const model_reply& r, double thr) {
+  std::vector<view_row> rows;
+  for (size_t i = 0; i < r.gate_layers.size() && i < r.gates_shortcut.size(); i++) {
+    gate_row g;
+    g.layer = r.gate_layers[i];
+    g.available = g.live = true;
+    g.counts = r.gates_shortcut[i];
+    view_row row = gates_layer_row(g, thr);
+    row.note = tr(STR_GATES_SHORTCUT);
+    row.note_tone = TONE_MUTED;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string gates_stream_token_line(const model_reply& r, const lab_state& s) {
+  if (s.hist_token < 0 || s.hist_token >= (int64_t)r.prompt.size()) return "";
+  return std::string(tr(STR_GATES_TOKEN)) + tr(STR_MIRROR_COLON) + std::to_string(s.hist_token) + " " +
+         model_token_text(r.prompt[(size_t)s.hist_token]) + "\n";
+}
+
 // [SECTION] the mirror
 static std::string status_text(const model_session& ms) {
   std::string out;
@@ -153,15 +196,12 @@ static std::string status_text(const model_session& ms) {
   return out;
 }
 
-static bool answered(const model_session& ms, const lab_state& s) {
-  return model_session_current(ms, s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
-}
 
 std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
   if (!ls || !ls->model) return "";
   const model_session& ms = *ls->model;
   std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms);
-  if (!answered(ms, s)) return out;
+  if (!model_view_ready(ms, s)) return out;
   const model_reply& r = ms.reply;
   const bool off = !s.off.empty();
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
@@ -181,11 +221,23 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   if (!ls || !ls->model) return "";
   const model_session& ms = *ls->model;
   std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms);
-  if (!answered(ms, s)) return out;
+  if (!model_view_ready(ms, s)) return out;
   const model_reply& r = ms.reply;
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
   for (const view_row& row : flow_rows(r)) out += view_row_line(row) + "\n";
+  return out;
+}
+
+std::string gates_stream_view_text(const lab_state& s, live_session* ls) {
+  if (!ls || !ls->model) return "";
+  const model_session& ms = *ls->model;
+  std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(ms);
+  if (!model_view_ready(ms, s)) return out;
+  const model_reply& r = ms.reply;
+  out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+  out += gates_rows_text(s, gates_stream_rows(r), ms.status.synthetic, gates_stream_token_line(r, s));
+  for (const view_row& row : gates_shortcut_rows(r, s.threshold)) out += view_row_line(row) + "\n";
   return out;
 }

@@ -19,6 +19,11 @@ uint64_t model_download_to_confirm(const model_session& ms);
 std::string model_prompt_text(const model_reply& r);
 // A token as the page prints it: its text in quotes, or its id when the model has no tokenizer.
 std::string model_token_text(const token_text& t);
+// The reply answers the state as it is now, without an error: the views draw their rows.
+bool model_view_ready(const model_session& ms, const lab_state& s);
+// Not ready, and the model loads or runs (not failed, not waiting for a tap): frames keep coming
+// until the answer is drawn.
+bool model_view_waiting(const model_session& ms, const lab_state& s);
 
 // [SECTION] the rule book
 // The next-token rows: "'北京': id 3, P: 18.6 % → 1.7 %" (before → after when units are off).
@@ -37,6 +42,17 @@ void rules_toggle_unit(lab_state* s, const unit_ref& u);
 // One row a layer: "Layer 23: |MLP| 16.609171, |layer out| 19.221457, ratio 86.4 %", its bar the
 // ratio over the largest.
 std::vector<view_row> flow_rows(const model_reply& r);
+
+// [SECTION] the gates view on the stream (in=stream)
+// Each shown layer's histogram of silu(gate) on what the layer really reads (the counts are live).
+std::vector<gate_row> gates_stream_rows(const model_reply& r);
+// The same layers on the lessons' shortcut input, same model and prompt: one row each, the
+// shares as gates_layer_row prints them under the label STR_GATES_SHORTCUT.
+std::vector<view_row> gates_shortcut_rows(const model_reply& r, double thr);
+// The one token shown ("" for all): "tokens: 3 '是'".
+std::string gates_stream_token_line(const model_reply& r, const lab_state& s);
+// The gates view's mirror on the stream: the status, the prompt, the input, then the rows as on the pack.
+std::string gates_stream_view_text(const lab_state& s, live_session* ls);
 
 // The views' mirror text (views.inc): the status, then the rows.
 std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice& c);

@@ -120,6 +120,7 @@ struct decoder {
 static const char* const LANG_NAMES[LAB_LANG_COUNT] = {"en", "zh"};
 static const char* const OVERLAY_NAMES[] = {"sigmoid", "gelu"};
 static const char* const UI_NAMES[LAB_UI_COUNT] = {"normal", "present"};
+static const char* const GATES_INPUT_NAMES[LAB_GATES_INPUT_COUNT] = {"embed", "stream"};
 
 struct url_key {
   const char* key;
@@ -160,6 +161,7 @@ static const url_key URL_KEYS[] = {
     {"probe", "0", URL_KEY_INTEGER, URL_FIELD(probe), 1, 0, 63, nullptr},
     {"thr", "0.1", URL_KEY_NUMBERS, URL_FIELD(threshold), 1, 0, 1, nullptr},
     {"htok", "-1", URL_KEY_INTEGER, URL_FIELD(hist_token), 1, -1, LAB_TOKENS_MAX - 1, nullptr},
+    {"in", "embed", URL_KEY_CHOICE, URL_FIELD(gates_input), LAB_GATES_INPUT_COUNT, 0, 0, GATES_INPUT_NAMES},
     {"perm", "", URL_KEY_INTEGERS, URL_FIELD(perm), LAB_TOKENS_MAX, 0, LAB_TOKENS_MAX - 1, nullptr},
     // -1: the view's own (per token: 2, the lesson's; flow: the last). Shipped as "2" with v=1: a
     // link without tok meant token 2 in the per-token view and still does.
@@ -210,6 +212,7 @@ struct lab_state_fields_with_keys {
   int64_t layer, probe;
   double threshold;
   int64_t hist_token;
+  int gates_input;
   std::vector<int64_t> perm;
   int64_t token;
   double delta;

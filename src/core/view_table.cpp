@@ -18,6 +18,10 @@ const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT] = {
 
 const lab_view_info& lab_view_get(lab_view v) { return LAB_VIEWS[v < 0 || v >= LAB_VIEW_COUNT ? 0 : v]; }
 
+bool lab_view_on_whole_model(const lab_state& s) {
+  return (lab_view_get(s.view).needs & LIVE_WHOLE_MODEL) || (s.view == LAB_VIEW_GATES && s.gates_input == LAB_GATES_STREAM);
+}
+
 int lab_view_find(const std::string& name) {
   for (const lab_view_info& v : LAB_VIEWS)
     if (name == v.name) return v.view;

@@ -26,5 +26,8 @@ struct lab_view_info {
 extern const lab_view_info LAB_VIEWS[LAB_VIEW_COUNT];
 extern const char* const LAB_VIEW_NAMES[LAB_VIEW_COUNT];
 const lab_view_info& lab_view_get(lab_view v);
+// The state's view runs on the whole model (its forward pass, model_session.h), not on the MLP
+// source: the rule book, the flow, and the gates view on the stream (in=stream).
+bool lab_view_on_whole_model(const lab_state& s);
 // The view a link names, or -1.
 int lab_view_find(const std::string& name);

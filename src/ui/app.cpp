@@ -303,7 +303,7 @@ static live_choice live_prepare(lab_app* app, double now) {
 
 void lab_app_open_sources(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
-  if (v.live() && !(v.needs & LIVE_WHOLE_MODEL)) app->choice = live_prepare(app, now);
+  if (v.live() && !lab_view_on_whole_model(app->state)) app->choice = live_prepare(app, now);
 }
 
 void lab_app_frame(lab_app* app, double now) {
@@ -329,13 +329,13 @@ void lab_app_frame(lab_app* app, double now) {
   ImGui::Separator();
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
-  const bool whole_model = (v.needs & LIVE_WHOLE_MODEL) != 0;  // its own session and status, no MLP source
+  const bool whole_model = lab_view_on_whole_model(app->state);  // its own session and status, no MLP source
   if (whole_model) model_views_frame(&app->live, app->state, now);
   else if (v.live()) app->choice = live_prepare(app, now);
   // On a phone the gates view's figure comes first, as in the early text (its histograms at the
   // top), and the live header under the view: at the first frame the figures stay on screen. A
   // failure (what failed, Retry) goes back on top, where it is seen.
-  const bool figure_first = v.live() && (v.needs & LIVE_GATE_HISTOGRAMS) && app->choice.ready && lab_app_phone(app) &&
+  const bool figure_first = v.live() && !whole_model && (v.needs & LIVE_GATE_HISTOGRAMS) && app->choice.ready && lab_app_phone(app) &&
                             !live_source_has_failure(app->live.source.get());
   const bool pick_layers = (v.needs & LIVE_GATE_HISTOGRAMS) != 0;
   if (v.live() && !whole_model && !figure_first) {

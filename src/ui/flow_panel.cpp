@@ -25,9 +25,8 @@ void flow_panel_draw(void* self, panel_frame* f) {
   model_session& ms = *f->live->model;
   widget_text_wrapped(tr(STR_FLOW_INTRO));
   model_status_draw(f->live, s);
-  const bool ready = model_session_current(ms, *s) && ms.reply.error.fault == STREAM_OK && !ms.reply.prompt.empty();
-  m->waiting = !ready && ms.status.phase != MODEL_STATUS_FAILED && ms.status.phase != MODEL_STATUS_ASKING;
-  if (!ready) return;
+  m->waiting = model_view_waiting(ms, *s);
+  if (!model_view_ready(ms, *s)) return;
   const model_reply& r = ms.reply;
   ImGui::Separator();
   widget_text_wrapped(std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r));

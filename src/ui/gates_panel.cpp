@@ -10,10 +10,12 @@
 #include "core/activations.h"
 #include "core/gates_figure.h"
 #include "core/live_view.h"
+#include "core/model_view.h"
 #include "core/number_format.h"
 #include "core/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
+#include "ui/model_status.h"
 #include "ui/widgets.h"
 
 
@@ -114,8 +116,22 @@ static void layer_column(const gate_row& r, double thr, float width, bool status
   ImGui::EndGroup();
 }
 
-// The threshold (typed or dragged) and which tokens.
-static void gates_controls(lab_state* s, live_session* ls, const live_choice& c) {
+// What the histograms are computed on (in=): the lessons' shortcut input or the real stream.
+static void gates_input_choice(lab_state* s) {
+  ImGui::AlignTextToFramePadding();
+  widget_text(tr(STR_GATES_INPUT));
+  const struct { int input; str_id label; const char* probe; } choices[] = {
+      {LAB_GATES_EMBED, STR_GATES_IN_EMBED_SHORT, "gates-in-embed"}, {LAB_GATES_STREAM, STR_GATES_IN_STREAM_SHORT, "gates-in-stream"}};
+  for (const auto& c : choices) {
+    widget_same_line_if_fits(widget_button_width(tr(c.label)));
+    if (ImGui::RadioButton(tr(c.label), s->gates_input == c.input)) s->gates_input = c.input;
+    item_probe(c.probe);
+  }
+  widget_text_wrapped(gates_input_line(*s));
+}
+
+// The threshold (typed or dragged) and which tokens (`tokens`: their chips' labels).
+static void gates_controls(lab_state* s, const std::vector<std::string>& tokens) {
   // A drag moves it by 0.01; a typed value keeps up to 3 decimals (the link carries them).
   double thr = s->threshold;
   const double thr_lo = 0, thr_hi = 0.5;
@@ -136,8 +152,8 @@ static void gates_controls(lab_state* s, live_session* ls, const live_choice& c)
   widget_same_line_if_fits(widget_button_width(tr(STR_GATES_ALL_TOKENS)));
   if (ImGui::RadioButton(tr(STR_GATES_ALL_TOKENS), s->hist_token < 0)) s->hist_token = -1;
   item_probe("gates-token-all");
-  for (int t = 0; t < c.tokens; t++) {
-    const std::string label = live_token_text(ls->source->model(), c.probe, t);
+  for (int t = 0; t < (int)tokens.size(); t++) {
+    const std::string& label = tokens[t];
     widget_same_line_if_fits(widget_button_width(label.c_str()));
     ImGui::PushID(t);
     if (ImGui::RadioButton(label.c_str(), s->hist_token == t)) s->hist_token = t;
@@ -181,8 +197,41 @@ static void gates_summary(const std::vector<gate_row>& rows, double thr, bool sy
   for (const std::string& line : live_gate_summary(rows, thr, synthetic)) widget_text_wrapped(line);
 }
 
+static std::vector<std::string> probe_tokens(live_session* ls, const live_choice& c) {
+  std::vector<std::string> out;
+  for (int t = 0; t < c.tokens; t++) out.push_back(live_token_text(ls->source->model(), c.probe, t));
+  return out;
+}
+
+// On the stream (in=stream): the whole model's answer for the prompt, drawn as on the pack, and
+// the same layers' shares on the lessons' shortcut under it.
+static void gates_stream_draw(lab_state* s, live_session* ls) {
+  widget_prose(tr(STR_GATES_INTRO));
+  gates_input_choice(s);
+  widget_text_wrapped(tr(STR_GATES_STREAM_NOTE));
+  if (!ls->model) return;
+  const model_session& ms = *ls->model;
+  model_status_draw(ls, s);
+  if (!model_view_ready(ms, *s)) return;
+  const model_reply& r = ms.reply;
+  ImGui::Separator();
+  widget_text_wrapped(std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r));
+  std::vector<std::string> tokens;
+  for (const token_text& t : r.prompt) tokens.push_back(model_token_text(t));
+  gates_controls(s, tokens);
+  gates_legend(s);
+  const std::vector<gate_row> rows = gates_stream_rows(r);
+  gates_figure(rows, s->threshold, false);
+  for (const view_row& row : gates_shortcut_rows(r, s->threshold)) model_row_draw(row);
+  gates_summary(rows, s->threshold, ms.status.synthetic);
+}
+
 static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first) {
-  if (!c.ready) return widget_prose(tr(STR_GATES_INTRO));
+  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls);
+  if (!c.ready) {
+    widget_prose(tr(STR_GATES_INTRO));
+    return gates_input_choice(s);
+  }
   const bool synthetic = ls->source->model().synthetic;
   if (figure_first) {  // a phone: the figure as the early text showed it, then what explains and moves it
     const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);
@@ -191,11 +240,13 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, boo
     gates_summary(rows, s->threshold, synthetic);
     ImGui::Spacing();
     widget_prose(tr(STR_GATES_INTRO));
-    gates_controls(s, ls, c);
+    gates_input_choice(s);
+    gates_controls(s, probe_tokens(ls, c));
     return;
   }
   widget_prose(tr(STR_GATES_INTRO));
-  gates_controls(s, ls, c);
+  gates_input_choice(s);
+  gates_controls(s, probe_tokens(ls, c));
   gates_legend(s);
   const std::vector<gate_row> rows = live_gate_rows(ls, *s, c);  // after the controls' edits
   gates_figure(rows, s->threshold, false);
@@ -203,9 +254,19 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, boo
 }
 
 // [SECTION] the panel's row (ui/panel.h)
-void* gates_panel_init() { return nullptr; }
+namespace {
+struct gates_memory {
+  bool waiting = false;  // on the stream, the whole model loads or runs: frames keep coming
+};
+}  // namespace
+
+void* gates_panel_init() { return new gates_memory(); }
 void gates_panel_keys(void*, panel_frame*) {}
-void gates_panel_draw(void*, panel_frame* f) { gates_draw(f->state, f->live, *f->choice, f->figure_first); }
-bool gates_panel_animating(const void*, double) { return false; }
+void gates_panel_draw(void* self, panel_frame* f) {
+  gates_draw(f->state, f->live, *f->choice, f->figure_first);
+  ((gates_memory*)self)->waiting =
+      f->state->gates_input == LAB_GATES_STREAM && f->live->model && model_view_waiting(*f->live->model, *f->state);
+}
+bool gates_panel_animating(const void* self, double) { return ((const gates_memory*)self)->waiting; }
 std::string gates_panel_text(const void*, panel_frame*) { return ""; }
-void gates_panel_free(void*) {}
+void gates_panel_free(void* self) { delete (gates_memory*)self; }

@@ -14,11 +14,16 @@
 
 void model_views_frame(live_session* ls, const lab_state& s, double now) {
   static model_session page;
-  static std::string fonts_asked;  // the text whose characters the fonts were asked for
+  static std::string fonts_name;  // the model and the reply whose words the fonts were asked for
+  static uint32_t fonts_reply = 0;
   ls->model = &page;
   model_session_frame(&page, s, platform_model(), now);
   // The model's own words (its name, the prompt, the tokens it names): the page's fonts hold only
-  // the string table's characters until asked for more.
+  // the string table's characters until asked for more. Once per model and per reply.
+  const uint32_t reply = page.have_reply ? page.reply.id : 0;
+  if (page.status.name == fonts_name && reply == fonts_reply) return;
+  fonts_name = page.status.name;
+  fonts_reply = reply;
   std::string text = page.status.name;
   if (page.have_reply) {
     const model_reply& r = page.reply;
@@ -28,10 +33,7 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
     for (const model_unit_row& u : r.units)
       for (const token_text& t : u.toward) text += t.piece;
   }
-  if (text != fonts_asked) {
-    fonts_asked = text;
-    platform_fonts_need(text);
-  }
+  platform_fonts_need(text);
 }
 
 void model_status_draw(live_session* ls, lab_state* s) {

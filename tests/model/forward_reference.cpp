@@ -226,6 +226,10 @@ bool ref_forward(byte_source* src, const std::vector<int64_t>& ids, const std::v
   if (!ckpt_read_rows_f32(m.ck, m.prefix + "embed_tokens.weight", m.V, H, ids, &rows, error)) return false;
   vec h(rows.begin(), rows.end());
   out->mlp_l2.assign(m.L, vec(T)), out->out_l2.assign(m.L, vec(T)), out->act.assign(m.L, {}), out->mlp_in.assign(m.L, {});
+  out->silu_gate.assign(m.L, {}), out->shortcut_silu_gate.assign(m.L, {});
+  vec shortcut = h, n0;
+  if (!m.read(m.layer(0, "post_attention_layernorm.weight"), &n0, error)) return false;
+  rms_rows(&shortcut, T, H, n0, m.qwen, m.eps);
   for (int l = 0; l < m.L; l++) {
     vec n1, n2, wg, wu, wd;
     if (!m.read(m.layer(l, "input_layernorm.weight"), &n1, error) || !m.read(m.layer(l, "post_attention_layernorm.weight"), &n2, error) ||
@@ -240,8 +244,12 @@ bool ref_forward(byte_source* src, const std::vector<int64_t>& ids, const std::v
     rms_rows(&x, T, H, n2, m.qwen, m.eps);
     out->mlp_in[l] = x;
     const vec g = linear(wg, x, T, F, H), u = linear(wu, x, T, F, H);
-    vec act((size_t)T * F);
-    for (size_t i = 0; i < act.size(); i++) act[i] = silu(g[i]) * u[i];
+    vec act((size_t)T * F), sg((size_t)T * F);
+    for (size_t i = 0; i < act.size(); i++) sg[i] = silu(g[i]), act[i] = sg[i] * u[i];
+    out->silu_gate[l] = sg;
+    vec sc = linear(wg, shortcut, T, F, H);
+    for (double& v : sc) v = silu(v);
+    out->shortcut_silu_gate[l] = sc;
     for (const ref_unit& o : off)
       if (o.layer == l)
         for (int t = 0; t < T; t++) act[(size_t)t * F + o.unit] = 0;

@@ -20,6 +20,10 @@ struct ref_result {
   std::vector<std::vector<double>> out_l2; // [L][T]
   std::vector<std::vector<double>> act;    // [L] (T, F) silu(gate) * up
   std::vector<std::vector<double>> mlp_in; // [L] (T, H)
+  std::vector<std::vector<double>> silu_gate;  // [L] (T, F) silu(W_gate mlp_in)
+  // The lessons' shortcut (the gates view's in=embed): layer 0's post-attention norm of the
+  // embedding fed to every layer's gate, silu(W_gate[l] rms(emb) * w0) [L] (T, F).
+  std::vector<std::vector<double>> shortcut_silu_gate;
 };
 
 // Runs the checkpoint in `src` on `ids` with `off` switched off. False with *error when the

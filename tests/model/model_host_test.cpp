@@ -10,6 +10,7 @@
 #include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/model/model_host.h"
+#include "model/forward_reference.h"
 #include "platform/native/fetch_native.h"
 
 static const char* kSite = "https://lab.example/models/synthetic/";
@@ -85,6 +86,10 @@ TEST_CASE("the rule book's answer: the prompt's words, the next tokens before an
   CHECK(r.picked.unit == (unit_ref{p.city_layer, p.city_unit}));
   REQUIRE(r.picked_per_token.size() == 4);
   CHECK(r.picked.value == r.picked_per_token[3]);
+  // Its condition: silu(gate) and up at each token, whose product is the activation.
+  REQUIRE(r.picked_gate.size() == 4);
+  REQUIRE(r.picked_up.size() == 4);
+  for (int t = 0; t < 4; t++) CHECK(r.picked_gate[t] * r.picked_up[t] == Approx(r.picked_per_token[t]).epsilon(1e-4).margin(1e-6));
   CHECK(r.picked.toward[0].piece == "北京");
   REQUIRE(r.flow.size() == 24);
   // The same numbers as the forward pass run here on the same ids.
@@ -154,6 +159,48 @@ TEST_CASE("the gates view's in=stream: counts on the stream each layer reads, an
   CHECK(r.gates_stream[1].negative == neg);
 }
 
+// The share of values above +thr and below -thr, counted in double.
+static std::pair<double, double> shares(const std::vector<double>& v, size_t at, size_t n, double thr) {
+  size_t open = 0, neg = 0;
+  for (size_t i = at; i < at + n; i++) open += v[i] > thr, neg += v[i] < -thr;
+  return {(double)open / n, (double)neg / n};
+}
+
+TEST_CASE("in=stream: every layer's shares on the stream and on the shortcut within 0.2 points of the double reference", "[model][host]") {
+  host_fixture f;
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const std::vector<int64_t> ids = {f.ids["中国"], f.ids["的"], f.ids["首都"], f.ids["是"]};
+  ref_result ref;
+  std::string err;
+  REQUIRE(ref_forward(&f.files, ids, {}, &ref, &err));
+  const int T = (int)ids.size(), F = (int)ref.silu_gate[0].size() / T;
+  for (double thr : {0.1, 0.05, 0.3})
+    for (int token : {-1, 0, T - 1}) {
+      model_question q;
+      q.ids = ids;
+      q.threshold = thr;
+      q.gate_token = token;
+      for (int l = 0; l < 24; l++) q.gate_layers.push_back(l);
+      const model_reply r = f.host->answer(q);
+      REQUIRE(r.gates_stream.size() == 24);
+      for (int l = 0; l < 24; l++) {
+        INFO("layer " << l << ", thr " << thr << ", token " << token);
+        const size_t at = token < 0 ? 0 : (size_t)token * F, n = token < 0 ? (size_t)T * F : (size_t)F;
+        const auto stream = shares(ref.silu_gate[l], at, n, thr), shortcut = shares(ref.shortcut_silu_gate[l], at, n, thr);
+        CHECK(std::fabs(r.gates_stream[l].open_share() - stream.first) <= 0.002);
+        CHECK(std::fabs(r.gates_stream[l].negative_share() - stream.second) <= 0.002);
+        CHECK(std::fabs(r.gates_shortcut[l].open_share() - shortcut.first) <= 0.002);
+        CHECK(std::fabs(r.gates_shortcut[l].negative_share() - shortcut.second) <= 0.002);
+      }
+    }
+  // The two inputs differ: past layer 0 the stream is not the embedding.
+  int differ = 0;
+  for (int l = 1; l < 24; l++) differ += shares(ref.silu_gate[l], 0, ref.silu_gate[l].size(), 0.1) != shares(ref.shortcut_silu_gate[l], 0, ref.silu_gate[l].size(), 0.1);
+  CHECK(differ > 12);
+}
+
 TEST_CASE("bad prompts are said as such, and the host keeps answering", "[model][host]") {
   host_fixture f;
   f.host->open(kSite, 0);
@@ -200,6 +247,8 @@ TEST_CASE("the messages' JSON round-trips, and hostile text reads as no message 
     r.units = {{{3, 4}, (float)d(rng) / 7.0f, {{1, "a"}}}};
     r.picked = r.units[0];
     r.picked_per_token = {1.5f, -0.25f};
+    r.picked_gate = {0.5f, 2.0f};
+    r.picked_up = {3.0f, -0.125f};
     r.flow = {{1.0f, 2.0f}};
     mlp_gate_counts c;
     c.total = 10, c.open = 3, c.negative = 2, c.histogram[4] = 7;

@@ -8,6 +8,7 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
+#include "core/gates_text.h"
 #include "core/model/forward.h"
 #include "core/model_offer.h"
 #include "core/model/model_weights.h"
@@ -148,4 +149,45 @@ TEST_CASE("whole model: a model= that is not there says so in both languages, an
   CHECK(contains(page.mirror(), "config.json"));
   scroll_through(page, "failed model");
   CHECK(has_widget("model-retry"));
+}
+
+TEST_CASE("gates in=stream: each layer's shares on the stream it reads, as run directly; the input said; a tap switches") {
+  model_site site;
+  direct_run direct(site.files);
+  const std::vector<int64_t> ids = {1, 2, 3, 4};
+  forward_trace run;
+  model_forward(direct.w, ids, {}, &run);
+  // Layer l's row as the page must print it, its shares counted here from the forward pass.
+  auto row = [&](int l) {
+    gate_row g;
+    g.layer = l, g.available = g.live = true;
+    for (float v : run.silu_gate[(size_t)l]) g.counts.total++, g.counts.open += v > 0.1f, g.counts.negative += v < -0.1f;
+    return view_row_line(gates_layer_row(g, 0.1));
+  };
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (screen sc : SCREENS) {
+      const std::string lang = l == LAB_LANG_EN ? "en" : "zh";
+      INFO(lang << " at " << sc.w);
+      headless_page page("#v=1&view=gates&in=stream&ids=1,2,3,4&lang=" + lang, sc.w, sc.h);
+      strings_set_lang(l);
+      const std::string layer23 = row(23), layer0 = row(0), layer11 = row(11);
+      strings_set_lang(LAB_LANG_EN);
+      REQUIRE(model_site::settle_until(page, layer23));
+      CHECK(contains(page.mirror(), tr_in(l, STR_GATES_IN_STREAM)));
+      CHECK(contains(page.mirror(), tr_in(l, STR_GATES_SHORTCUT)));
+      CHECK(contains(page.mirror(), layer0));
+      CHECK(contains(page.mirror(), layer11));
+      scroll_through(page, "gates stream " + lang);
+      check_mirror_has_every_number(page.mirror(), "gates stream " + lang, 6 * 3);
+    }
+  // The lessons' recipe is one tap away, and back: in= follows in the link.
+  headless_page page("#v=1&view=gates&in=stream&ids=1,2,3,4&lang=en");
+  REQUIRE(model_site::settle_until(page, row(23)));
+  page.click("gates-in-embed");
+  CHECK(page.url().state.gates_input == LAB_GATES_EMBED);
+  for (int i = 0; i < 20; i++) page.frame();
+  CHECK_FALSE(contains(page.mirror(), tr(STR_GATES_IN_STREAM)));  // (this host has no pack: the MLP source fails)
+  page.click("gates-in-stream");
+  CHECK(page.url().state.gates_input == LAB_GATES_STREAM);
+  REQUIRE(model_site::settle_until(page, row(23)));
 }

@@ -1,19 +1,34 @@
 // The whole-model views' session (see model_session.h).
 #include "core/experiments/model_session.h"
 
+#include "core/gates_text.h"
+#include "core/experiments/live_session.h"
+
 std::string model_session_location(const lab_state& s) { return s.model.empty() ? MODEL_DEFAULT_LOCATION : s.model; }
 
-model_question model_session_question(const lab_state& s) {
+std::vector<int> model_session_gate_layers(const lab_state& s, int layers) {
+  std::vector<int> all;
+  for (int l = 0; l < layers; l++) all.push_back(l);
+  bool dropped = false;
+  return gates_shown_layers(s.pack_layers, all, LIVE_MAX_HIST_LAYERS, &dropped);
+}
+
+model_question model_session_question(const lab_state& s, int layers) {
   model_question q;
   if (!s.ids.empty()) q.ids = s.ids;
   else q.text = s.text.empty() ? MODEL_LESSON_PROMPT : s.text;
   for (size_t i = 0; i + 1 < s.off.size(); i += 2) q.off.push_back({(int)s.off[i], (int)s.off[i + 1]});
   if (s.view == LAB_VIEW_FLOW) q.position = (int)s.token;  // -1: the last
+  if (s.view == LAB_VIEW_GATES) {  // in=stream; the threshold and token matter to nothing else
+    q.gate_layers = model_session_gate_layers(s, layers);
+    q.threshold = s.threshold;
+    q.gate_token = (int)s.hist_token;
+  }
   return q;
 }
 
 bool model_session_current(const model_session& ms, const lab_state& s) {
-  return ms.have_reply && ms.asked == model_session_question(s);
+  return ms.have_reply && ms.asked == model_session_question(s, ms.status.layers);
 }
 
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
@@ -37,7 +52,7 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
       ms->have_reply = true;
     }
   }
-  const model_question q = model_session_question(s);
+  const model_question q = model_session_question(s, ms->status.layers);
   if (ms->status.phase == MODEL_STATUS_READY && !ms->pending && !(ms->have_reply && ms->asked == q)) {
     ms->asked = q;
     ms->have_reply = false;

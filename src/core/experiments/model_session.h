@@ -28,9 +28,13 @@ struct model_session {
 
 // The model a state names: its model= when set, else the built-in one.
 std::string model_session_location(const lab_state& s);
-// The question a state means: the link's ids (or its text, or the lesson's prompt) and its off=;
-// the flow reads the token `tok` picks (the last by default), the rule book the last.
-model_question model_session_question(const lab_state& s);
+// The question a state means, on a model of `layers` layers: the link's ids (or its text, or the
+// lesson's prompt) and its off=; the flow reads the token `tok` picks (the last by default), the
+// rule book the last; the gates view on the stream (in=stream) the counts of its layers.
+model_question model_session_question(const lab_state& s, int layers);
+// The layers the gates view shows on the stream: the link's pl= (those the model has, at most
+// LIVE_MAX_HIST_LAYERS), else every layer when they fit, else the first, middle and last.
+std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 // Opens the model the state names (again when that changes), reads the status, asks the state's
 // question once the model is ready and collects its answer.
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);

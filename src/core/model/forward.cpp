@@ -17,17 +17,6 @@ void matmul(const wmatrix& m, const float* x, int T, float* y) {
   wgemm_default(v.format)(&v, x, T, y);
 }
 
-// One row of a matrix as f32 (an embedding lookup).
-void matrix_row(const wmatrix& m, int64_t row, float* out) {
-  if (m.format == WMAT_BF16) {
-    dtype_to_f32(ST_DTYPE_BF16, (const uint16_t*)m.values.data + (size_t)row * m.cols, (size_t)m.cols, out);
-    return;
-  }
-  const int8_t* q = (const int8_t*)m.values.data + (size_t)row * m.cols;
-  const float* s = (const float*)m.scales.data + (size_t)row * (m.cols / WMAT_GROUP);
-  for (int k = 0; k < m.cols; k++) out[k] = q[k] * s[k / WMAT_GROUP];
-}
-
 // x * scale / RMS(x) over n values (the sum of squares in double).
 void rmsnorm(const float* x, int n, const float* scale, double eps, float* y) {
   double ss = 0;
@@ -270,7 +259,7 @@ void model_forward(const model_weights& w, const std::vector<int64_t>& ids, cons
   out->off = clean_units(w, off);
   std::vector<float>& h = out->layer_in[0];
   h.resize(ids.size() * (size_t)H);
-  for (size_t t = 0; t < ids.size(); t++) matrix_row(w.embed, ids[t], &h[t * H]);
+  for (size_t t = 0; t < ids.size(); t++) w.embed.row_f32(ids[t], &h[t * H]);
   run_layers(w, 0, out);
 }
 

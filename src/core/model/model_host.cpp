@@ -178,11 +178,7 @@ void model_host::gate_counts(const model_question& q, model_reply* r) {
     if (shortcut_silu_[l].empty()) {
       std::vector<float> x((size_t)T * H), g((size_t)T * F), emb((size_t)H);
       for (int t = 0; t < T; t++) {
-        const wmatrix& E = w.embed;
-        const wmat_view v = E.view();
-        if (v.format == WMAT_BF16) dtype_to_f32(ST_DTYPE_BF16, v.bf16 + (size_t)run.ids[t] * H, (size_t)H, emb.data());
-        else
-          for (int k = 0; k < H; k++) emb[k] = v.q[(size_t)run.ids[t] * H + k] * v.scales[((size_t)run.ids[t] * H + k) / WMAT_GROUP];
+        w.embed.row_f32(run.ids[t], emb.data());
         double ss = 0;
         for (float e : emb) ss += (double)e * e;
         const float inv = (float)(1.0 / std::sqrt(ss / H + w.spec.base.rms_norm_eps));
@@ -267,7 +263,17 @@ model_reply model_host::answer(const model_question& q) {
     r.picked.unit = q.unit;
     r.picked.value = run.act[q.unit.layer][(size_t)r.position * F + q.unit.unit];
     r.picked.toward = toward(q.unit);
-    for (int t = 0; t < T; t++) r.picked_per_token.push_back(run.act[q.unit.layer][(size_t)t * F + q.unit.unit]);
+    const model_layer_weights& L = w.layers[(size_t)q.unit.layer];
+    std::vector<float> up_row((size_t)L.up.cols);
+    L.up.row_f32(q.unit.unit, up_row.data());
+    const size_t H = up_row.size();
+    for (int t = 0; t < T; t++) {
+      r.picked_per_token.push_back(run.act[q.unit.layer][(size_t)t * F + q.unit.unit]);
+      r.picked_gate.push_back(run.silu_gate[q.unit.layer][(size_t)t * F + q.unit.unit]);
+      double up = 0;  // W_up's row on what the layer read (the trace keeps silu(gate) and the product, not up)
+      for (size_t k = 0; k < H; k++) up += (double)up_row[k] * run.mlp_in[q.unit.layer][(size_t)t * H + k];
+      r.picked_up.push_back((float)up);
+    }
   } else {
     r.picked.unit = {-1, -1};
   }

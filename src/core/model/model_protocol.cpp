@@ -269,6 +269,8 @@ std::string model_reply_json(const model_reply& r) {
   }
   put_unit(w.obj("picked"), r.picked);
   put_numbers(w.arr("picked_per_token"), r.picked_per_token);
+  put_numbers(w.arr("picked_gate"), r.picked_gate);
+  put_numbers(w.arr("picked_up"), r.picked_up);
   cJSON* flow = w.arr("flow");
   for (const model_layer_flow& f : r.flow) {
     cJSON* o = cJSON_CreateObject();
@@ -301,6 +303,8 @@ bool model_reply_parse(const std::string& json, model_reply* out) {
     for (const cJSON* u = json_first(units); u; u = u->next) r.units.push_back(get_unit(u));
   r.picked = get_unit(json_member(o, "picked"));
   r.picked_per_token = get_numbers(json_member(o, "picked_per_token"));
+  r.picked_gate = get_numbers(json_member(o, "picked_gate"));
+  r.picked_up = get_numbers(json_member(o, "picked_up"));
   const cJSON* flow = json_member(o, "flow");
   if (list_ok(flow))
     for (const cJSON* f = json_first(flow); f; f = f->next) r.flow.push_back({(float)get_num(f, "mlp_l2"), (float)get_num(f, "out_l2")});

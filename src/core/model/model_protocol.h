@@ -59,7 +59,8 @@ struct model_reply {
   std::vector<model_next_token> rising;      // with units off: those whose P rose most
   std::vector<model_unit_row> units;         // the most active units at the position (no unit off)
   model_unit_row picked;                     // the picked unit (unit.layer -1: none)
-  std::vector<float> picked_per_token;       // its activation at every token
+  std::vector<float> picked_per_token;       // its activation at every token: silu(gate) * up,
+  std::vector<float> picked_gate, picked_up;  // and its two factors (its condition)
   std::vector<model_layer_flow> flow;        // per layer, the run as asked
   std::vector<int> gate_layers;
   std::vector<mlp_gate_counts> gates_stream;    // per gate layer: silu(gate) on what the layer sees

@@ -29,6 +29,16 @@ bool wbuffer::alloc(size_t n) {
   return true;
 }
 
+void wmatrix::row_f32(int64_t row, float* out) const {
+  if (format == WMAT_BF16) {
+    dtype_to_f32(ST_DTYPE_BF16, (const uint16_t*)values.data + (size_t)row * cols, (size_t)cols, out);
+    return;
+  }
+  const int8_t* q = (const int8_t*)values.data + (size_t)row * cols;
+  const float* s = (const float*)scales.data + (size_t)row * (cols / WMAT_GROUP);
+  for (int k = 0; k < cols; k++) out[k] = q[k] * s[k / WMAT_GROUP];
+}
+
 wmat_view wmatrix::view() const {
   wmat_view v;
   v.rows = rows, v.cols = cols, v.format = format;

@@ -37,6 +37,7 @@ struct wmatrix {
   wbuffer values;  // BF16: uint16 rows*cols; Q8G: int8 rows*cols
   wbuffer scales;  // Q8G: f32 rows*(cols/WMAT_GROUP)
   wmat_view view() const;
+  void row_f32(int64_t row, float* out) const;  // one row as f32 (an embedding lookup, a unit's row)
   uint64_t bytes() const { return values.bytes + scales.bytes; }
 };
 
