@@ -340,7 +340,7 @@ std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, i
   const wmatrix& down = w.layers[layer].down;
   std::vector<float> row(F), dir(H);
   for (int i = 0; i < H; i++) {
-    matrix_row(down, i, row.data());
+    down.row_f32(i, row.data());
     dir[i] = row[unit] * w.final_norm[i];
   }
   std::vector<float> scores((size_t)w.spec.base.vocab);
