@@ -277,8 +277,23 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
   return out + view_row_line(silu) + "\n";
 }
 
+// The flow question reads the whole model's last answer, whichever view asked it (its prompt and
+// token named in the question).
+static void quiz_flow_from(const model_session* ms, quiz_live_answers* live) {
+  if (!ms || !ms->have_reply || ms->reply.error.fault != STREAM_OK || ms->reply.flow.empty() || ms->reply.prompt.empty()) return;
+  const model_reply& r = ms->reply;
+  const flow_extremes e = flow_find_extremes(r);
+  if (e.largest < 0 || e.smallest < 0) return;
+  live->flow_ready = true;
+  live->flow_prompt = model_prompt_text(r);
+  live->flow_token = model_token_text(r.prompt[(size_t)r.position]);
+  live->flow_largest = e.largest, live->flow_largest_ratio = e.largest_ratio;
+  live->flow_smallest = e.smallest, live->flow_smallest_ratio = e.smallest_ratio;
+}
+
 quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
   quiz_live_answers live;
+  if (ls) quiz_flow_from(ls->model, &live);
   if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
   const live_choice c = live_resolve(s, ls->source.get());
   if (!c.ready) return live;

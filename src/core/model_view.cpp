@@ -117,6 +117,50 @@ std::string rules_off_text(const lab_state& s) {
   return out;
 }
 
+bool rules_unit_is_picked(const lab_state& s, const unit_ref& u) { return s.layer == u.layer && s.unit == u.unit; }
+
+void rules_pick_unit(lab_state* s, const unit_ref& u) {
+  s->layer = u.layer;
+  s->unit = u.unit;
+}
+
+std::string rules_picked_title(const model_reply& r, const lab_state& s) {
+  std::string unit = strf(tr(STR_RULES_UNIT), std::to_string(r.picked.unit.layer).c_str(), std::to_string(r.picked.unit.unit).c_str());
+  if (rules_unit_is_off(s, r.picked.unit)) unit += " (" + std::string(tr(STR_RULES_IS_OFF)) + ")";
+  return strf(tr(STR_RULES_PICKED), unit.c_str());
+}
+
+std::vector<view_row> rules_picked_rows(const model_reply& r) {
+  std::vector<view_row> rows;
+  float top = 0;
+  for (float a : r.picked_per_token) top = std::max(top, std::fabs(a));
+  for (size_t t = 0; t < r.prompt.size() && t < r.picked_per_token.size(); t++) {
+    const float a = r.picked_per_token[t];
+    view_row row;
+    row.label = model_token_text(r.prompt[t]);
+    if (t < r.picked_gate.size() && t < r.picked_up.size()) {
+      row.cells.push_back({"silu(gate)", fmt6(r.picked_gate[t]), TONE_MUTED});
+      row.cells.push_back({"up", fmt6(r.picked_up[t]), TONE_MUTED});
+    }
+    row.cells.push_back({tr(STR_RULES_PRODUCT), fmt6(a), a > 0 ? TONE_OPEN : a < 0 ? TONE_RELU : TONE_PLAIN});
+    row.bar = top > 0 ? std::fabs(a) / top : 0;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string rules_toward_text(const std::vector<token_text>& toward) {
+  std::string out;
+  for (const token_text& t : toward) out += (out.empty() ? "" : " ") + model_token_text(t);
+  return out;
+}
+
+void rules_open_weights(lab_state* s) {
+  s->model = model_session_location(*s);
+  s->view = LAB_VIEW_WEIGHTS;
+  s->matrix = MLP_GATE;
+}
+
 std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) {
   std::vector<view_row> rows;
   float top = 0;
@@ -126,10 +170,9 @@ std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) 
     row.label = strf(tr(STR_RULES_UNIT), std::to_string(u.unit.layer).c_str(), std::to_string(u.unit.unit).c_str());
     const bool off = rules_unit_is_off(s, u.unit);
     if (off) row.note = tr(STR_RULES_IS_OFF), row.note_tone = TONE_RELU;
+    if (rules_unit_is_picked(s, u.unit)) row.tone = TONE_MARKED;
     row.cells.push_back({"", fmt6(u.value), TONE_OPEN});
-    std::string toward;
-    for (const token_text& t : u.toward) toward += (toward.empty() ? "" : " ") + model_token_text(t);
-    row.cells.push_back({tr(STR_RULES_TOWARD), toward, TONE_PLAIN});
+    row.cells.push_back({tr(STR_RULES_TOWARD), rules_toward_text(u.toward), TONE_PLAIN});
     row.bar = top > 0 ? std::fabs(u.value) / top : 0;
     rows.push_back(row);
   }
@@ -137,15 +180,18 @@ std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) 
 }
 
 // [SECTION] what each MLP adds
-std::vector<view_row> flow_rows(const model_reply& r) {
+static double flow_ratio(const model_layer_flow& f) { return f.out_l2 > 0 ? (double)f.mlp_l2 / f.out_l2 : 0.0; }
+
+std::vector<view_row> flow_rows(const model_reply& r, const lab_state& s) {
   std::vector<view_row> rows;
   double top = 0;
-  for (const model_layer_flow& f : r.flow) top = std::max(top, f.out_l2 > 0 ? (double)f.mlp_l2 / f.out_l2 : 0.0);
+  for (const model_layer_flow& f : r.flow) top = std::max(top, flow_ratio(f));
   for (size_t l = 0; l < r.flow.size(); l++) {
     const model_layer_flow& f = r.flow[l];
-    const double ratio = f.out_l2 > 0 ? (double)f.mlp_l2 / f.out_l2 : 0;
+    const double ratio = flow_ratio(f);
     view_row row;
     row.label = strf(tr(STR_LIVE_LAYER_N), std::to_string(l).c_str());
+    if (s.layer == (int64_t)l) row.tone = TONE_MARKED;
     row.cells.push_back({tr(STR_FLOW_MLP), fmt6(f.mlp_l2), TONE_PLAIN});
     row.cells.push_back({tr(STR_FLOW_OUT), fmt6(f.out_l2), TONE_MUTED});
     row.cells.push_back({tr(STR_FLOW_RATIO), fmt_percent1(ratio), TONE_OPEN});
@@ -153,6 +199,28 @@ std::vector<view_row> flow_rows(const model_reply& r) {
     rows.push_back(row);
   }
   return rows;
+}
+
+flow_extremes flow_find_extremes(const model_reply& r) {
+  flow_extremes e;
+  for (size_t l = 0; l < r.flow.size(); l++) {
+    const double ratio = flow_ratio(r.flow[l]);
+    if (e.largest < 0 || ratio > e.largest_ratio) e.largest = (int)l, e.largest_ratio = ratio;
+    if (ratio > 0 && (e.smallest < 0 || ratio < e.smallest_ratio)) e.smallest = (int)l, e.smallest_ratio = ratio;
+  }
+  return e;
+}
+
+std::string flow_extremes_text(const model_reply& r) {
+  const flow_extremes e = flow_find_extremes(r);
+  if (e.largest < 0 || e.smallest < 0) return "";
+  return strf(tr(STR_FLOW_EXTREMES), std::to_string(e.largest).c_str(), fmt_percent1(e.largest_ratio).c_str(),
+              std::to_string(e.smallest).c_str(), fmt_percent1(e.smallest_ratio).c_str());
+}
+
+std::string flow_picked_text(const model_reply& r, const lab_state& s) {
+  if (s.layer < 0 || s.layer >= (int64_t)r.flow.size()) return "";
+  return strf(tr(STR_FLOW_PICKED), view_row_line(flow_rows(r, s)[(size_t)s.layer]).c_str());
 }
 
 // [SECTION] the gates view on the stream
@@ -212,8 +280,13 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
     out += std::string(tr(STR_RULES_RISE)) + tr(STR_MIRROR_COLON) + "\n";
     for (const view_row& row : rules_rising_rows(r)) out += view_row_line(row) + "\n";
   }
-  out += std::string(tr(STR_RULES_UNITS)) + tr(STR_MIRROR_COLON) + "\n";
+  out += strf(tr(STR_RULES_UNITS), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
   for (const view_row& row : rules_unit_rows(r, s)) out += view_row_line(row) + "\n";
+  if (r.picked.unit.layer < 0) return out;
+  out += rules_picked_title(r, s) + "\n";
+  out += std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON) + "\n";
+  for (const view_row& row : rules_picked_rows(r)) out += view_row_line(row) + "\n";
+  out += std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + rules_toward_text(r.picked.toward) + "\n";
   return out;
 }
 
@@ -226,7 +299,9 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
-  for (const view_row& row : flow_rows(r)) out += view_row_line(row) + "\n";
+  if (!flow_picked_text(r, s).empty()) out += flow_picked_text(r, s) + "\n";
+  out += flow_extremes_text(r) + "\n";
+  for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
   return out;
 }
 

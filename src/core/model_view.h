@@ -37,11 +37,36 @@ std::string rules_off_text(const lab_state& s);
 bool rules_unit_is_off(const lab_state& s, const unit_ref& u);
 // Switches a unit off, or on again when it was off (the link's off= follows).
 void rules_toggle_unit(lab_state* s, const unit_ref& u);
+// The picked unit (layer=, unit=; layer -1: none), as the reply carries it.
+bool rules_unit_is_picked(const lab_state& s, const unit_ref& u);
+void rules_pick_unit(lab_state* s, const unit_ref& u);
+// "Picked: Layer 23, unit 275 (switched off)".
+std::string rules_picked_title(const model_reply& r, const lab_state& s);
+// Its condition at each prompt token: "'是': silu(gate): 1.234567, up: 5.012345, silu(gate) × up:
+// 6.186947", the bar |activation| over the largest, the tone its sign.
+std::vector<view_row> rules_picked_rows(const model_reply& r);
+// What its down column writes toward: "'北京' '上海' ...".
+std::string rules_toward_text(const std::vector<token_text>& toward);
+// The weights view on the picked unit of the same model: model= the whole model's location (the
+// built-in one too: it is a checkpoint the weights view reads), its layer and unit, W_gate.
+void rules_open_weights(lab_state* s);
 
 // [SECTION] what each MLP adds
 // One row a layer: "Layer 23: |MLP| 16.609171, |layer out| 19.221457, ratio 86.4 %", its bar the
 // ratio over the largest.
-std::vector<view_row> flow_rows(const model_reply& r);
+// The picked layer (layer=, -1: none) is marked.
+std::vector<view_row> flow_rows(const model_reply& r, const lab_state& s);
+// The lesson's exercise: the layer whose MLP adds the most (the largest ratio) and the one that
+// adds the least while adding something (the smallest ratio above 0). -1: none.
+struct flow_extremes {
+  int largest = -1, smallest = -1;
+  double largest_ratio = 0, smallest_ratio = 0;
+};
+flow_extremes flow_find_extremes(const model_reply& r);
+// "Largest: layer 23, 86.4 %; smallest: layer 5, 1.2 %".
+std::string flow_extremes_text(const model_reply& r);
+// The rows of the picked layer as a line above the bars ("" when none is picked).
+std::string flow_picked_text(const model_reply& r, const lab_state& s);
 
 // [SECTION] the gates view on the stream (in=stream)
 // Each shown layer's histogram of silu(gate) on what the layer really reads (the counts are live).

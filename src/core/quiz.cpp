@@ -10,7 +10,7 @@
 #include "core/url_state.h"
 
 const char* const QUIZ_NAMES[QUIZ_COUNT] = {"odot", "write", "largest", "bf16", "bf16all", "int8",
-                                            "bilinear", "layer", "open", "shuffle", "change"};
+                                            "bilinear", "layer", "open", "shuffle", "change", "flow"};
 
 #define NO_OPTIONS 0, {STR_COUNT, STR_COUNT, STR_COUNT}, -1
 const quiz_question QUIZ[QUIZ_COUNT] = {
@@ -35,6 +35,7 @@ const quiz_question QUIZ[QUIZ_COUNT] = {
     {QUIZ_SHUFFLE, QUIZ_KIND_NUMBER, STR_QUIZ_SHUFFLE_Q, NO_OPTIONS, QUIZ_EXACT_TOLERANCE, true, LAB_VIEW_PERM,
      STR_QUIZ_SHUFFLE_WHY},
     {QUIZ_CHANGE, QUIZ_KIND_POSITIONS, STR_QUIZ_CHANGE_Q, NO_OPTIONS, 0, true, LAB_VIEW_PERM, STR_QUIZ_CHANGE_WHY},
+    {QUIZ_FLOW, QUIZ_KIND_NUMBER, STR_QUIZ_FLOW_Q, NO_OPTIONS, QUIZ_EXACT_TOLERANCE, true, LAB_VIEW_FLOW, STR_QUIZ_FLOW_WHY},
 };
 #undef NO_OPTIONS
 
@@ -122,6 +123,7 @@ bool quiz_expected_number(quiz_id q, const quiz_live_answers& live, double* out)
     case QUIZ_INT8_LAYER: *out = model_megabytes(t.int8_layer); return true;
     case QUIZ_OPEN_SHARE: *out = live.open_percent; return live.open_ready;
     case QUIZ_SHUFFLE: *out = live.shuffle_max_diff; return live.shuffle_ready;
+    case QUIZ_FLOW: *out = (double)live.flow_largest; return live.flow_ready;
     default: return false;
   }
 }
@@ -165,6 +167,9 @@ std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& 
       return strf(tr(QUIZ[q].prompt), std::to_string(layer).c_str(), fmt_short(s.threshold).c_str());
     }
     case QUIZ_CHANGE: return strf(tr(QUIZ[q].prompt), std::to_string(lab_changed_token(s)).c_str());
+    case QUIZ_FLOW:
+      if (!live.flow_ready) return tr(STR_QUIZ_FLOW_Q_FIRST);
+      return strf(tr(QUIZ[q].prompt), live.flow_prompt.c_str(), live.flow_token.c_str());
     default: return tr(QUIZ[q].prompt);
   }
 }
@@ -191,6 +196,10 @@ std::string quiz_explanation(quiz_id q, const lab_state& s, const quiz_live_answ
     case QUIZ_SHUFFLE: return strf(why, live.shuffle_ready ? fmt_short(live.shuffle_max_diff).c_str() : "…");
     case QUIZ_CHANGE:
       return strf(why, live.change_ready ? positions_text(live.changed).c_str() : "…", std::to_string(lab_changed_token(s)).c_str());
+    case QUIZ_FLOW:
+      if (!live.flow_ready) return strf(why, "…", "…", "…", "…");
+      return strf(why, std::to_string(live.flow_largest).c_str(), fmt_percent1(live.flow_largest_ratio).c_str(),
+                  std::to_string(live.flow_smallest).c_str(), fmt_percent1(live.flow_smallest_ratio).c_str());
     default: return tr(QUIZ[q].explanation);
   }
 }

@@ -31,6 +31,7 @@ enum quiz_id {
   QUIZ_OPEN_SHARE,   // live: percent of a layer's units open at the threshold shown
   QUIZ_SHUFFLE,      // live: the largest difference after a shuffle
   QUIZ_CHANGE,       // live: which positions change when token k changes
+  QUIZ_FLOW,         // live, the whole model: the layer whose MLP adds the most (view=flow)
   QUIZ_COUNT
 };
 
@@ -90,6 +91,10 @@ struct quiz_live_answers {
   double shuffle_max_diff = 0;       // QUIZ_SHUFFLE
   bool change_ready = false;
   std::vector<int64_t> changed;      // QUIZ_CHANGE: positions whose output moved
+  bool flow_ready = false;           // QUIZ_FLOW, from the whole model's last answer:
+  std::string flow_prompt, flow_token;  // its prompt and the token the ratios were read at,
+  int64_t flow_largest = -1, flow_smallest = -1;  // the layers of the largest and smallest non-empty ratio
+  double flow_largest_ratio = 0, flow_smallest_ratio = 0;
 };
 
 // The expected number of a table question (MB, from model_budget.h's counts for Qwen3.5-0.8B),

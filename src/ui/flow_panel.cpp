@@ -43,7 +43,10 @@ void flow_panel_draw(void* self, panel_frame* f) {
     ImGui::PopID();
   }
   widget_text(strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
-  for (const view_row& row : flow_rows(r)) model_row_draw(row);
+  const std::string picked = flow_picked_text(r, *s);
+  if (!picked.empty()) widget_text_colored(widget_tone_color(TONE_MARKED), picked);
+  widget_text_wrapped(flow_extremes_text(r));
+  for (const view_row& row : flow_rows(r, *s)) model_row_draw(row);
 }
 
 bool flow_panel_animating(const void* self, double) { return ((const flow_memory*)self)->waiting; }

@@ -1,6 +1,11 @@
 // The rule book (view=rules, lesson 003): the prompt's next-token top 10, the most active units at
-// its last token and what each writes toward, and a unit switched off by a tap (off= in the link),
-// every probability then before → after. Rows: core/model_view.h.
+// a token (the last, or the one picked) and what each writes toward, a unit switched off by a tap
+// (off= in the link), every probability then before → after, and a picked unit (layer=, unit=):
+// where it fires, its condition, its conclusion. Rows: core/model_view.h.
+#include <algorithm>
+#include <cmath>
+
+#include "core/gates_figure.h"
 #include "core/model_view.h"
 #include "core/strings.h"
 #include "imgui.h"
@@ -14,6 +19,60 @@ struct rules_memory {
   bool waiting = false;  // the model loads or runs: frames keep coming until its answer is drawn
 };
 }  // namespace
+
+// "Find units for this token": one button a prompt token (tok= in the link; none picked: the last).
+static void token_picker(lab_state* s, const model_reply& r) {
+  ImGui::AlignTextToFramePadding();
+  widget_text(tr(STR_RULES_FIND));
+  for (size_t t = 0; t < r.prompt.size(); t++) {
+    const std::string label = model_token_text(r.prompt[t]);
+    widget_same_line_if_fits(widget_button_width(label.c_str()));
+    ImGui::PushID((int)t);
+    if (ImGui::RadioButton(label.c_str(), r.position == (int)t)) s->token = (int64_t)t;
+    item_probe(("rules-token-" + std::to_string(t)).c_str());
+    ImGui::PopID();
+  }
+}
+
+// The prompt's tokens in a row, each on a patch as strong as the unit's activation there (lesson
+// 001's "fires on city names": orange where it is positive, blue where negative).
+static void fires_on(const model_reply& r) {
+  float top = 0;
+  for (float a : r.picked_per_token) top = std::max(top, std::fabs(a));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float pad = ImGui::GetFontSize() * 0.25f;
+  for (size_t t = 0; t < r.prompt.size() && t < r.picked_per_token.size(); t++) {
+    const std::string text = model_token_text(r.prompt[t]);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    widget_same_line_if_fits(size.x + pad * 2);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float a = r.picked_per_token[t], share = top > 0 ? std::fabs(a) / top : 0;
+    const lab_rgb hue = a >= 0 ? RGB_GATE : RGB_RELU;
+    dl->AddRectFilled(p, ImVec2(p.x + size.x + pad * 2, p.y + size.y + pad * 2), rgb_u32(hue, (int)(20 + 215 * share)), pad);
+    ImGui::SetCursorScreenPos(ImVec2(p.x + pad, p.y + pad));
+    widget_text(text);
+    ImGui::SetCursorScreenPos(ImVec2(p.x, p.y));
+    ImGui::Dummy(ImVec2(size.x + pad * 2, size.y + pad * 2));
+  }
+}
+
+// The picked unit: where it fires, its condition at each token, its conclusion, and a way to its
+// weights and to switching it off.
+static void picked_unit(lab_state* s, const model_reply& r) {
+  ImGui::Separator();
+  widget_text_colored(widget_tone_color(TONE_MARKED), rules_picked_title(r, *s));
+  widget_text_wrapped(std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON));
+  fires_on(r);
+  widget_text_wrapped(std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON));
+  for (const view_row& row : rules_picked_rows(r)) model_row_draw(row);
+  widget_text_wrapped(std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + " " + rules_toward_text(r.picked.toward));
+  if (ImGui::Button(tr(rules_unit_is_off(*s, r.picked.unit) ? STR_RULES_SWITCH_ON : STR_RULES_SWITCH_OFF))) rules_toggle_unit(s, r.picked.unit);
+  item_probe("rules-picked-off");
+  if (s->lock) return;  // a locked lesson keeps its views
+  widget_same_line_if_fits(widget_button_width(tr(STR_RULES_WEIGHTS)));
+  if (ImGui::Button(tr(STR_RULES_WEIGHTS))) rules_open_weights(s);
+  item_probe("rules-weights");
+}
 
 void* rules_panel_init() { return new rules_memory(); }
 void rules_panel_keys(void*, panel_frame*) {}
@@ -41,18 +100,24 @@ void rules_panel_draw(void* self, panel_frame* f) {
     for (const view_row& row : rules_rising_rows(r)) model_row_draw(row);
   }
   ImGui::Separator();
-  widget_text_wrapped(std::string(tr(STR_RULES_UNITS)) + tr(STR_MIRROR_COLON));
+  token_picker(s, r);
+  widget_text_wrapped(strf(tr(STR_RULES_UNITS), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
   const std::vector<view_row> rows = rules_unit_rows(r, *s);
   for (size_t i = 0; i < rows.size(); i++) {
     const unit_ref u = r.units[i].unit;
+    const std::string id = std::to_string(u.layer) + "-" + std::to_string(u.unit);
     ImGui::PushID((int)i);
     const char* label = tr(rules_unit_is_off(*s, u) ? STR_RULES_SWITCH_ON : STR_RULES_SWITCH_OFF);
     if (ImGui::SmallButton(label)) rules_toggle_unit(s, u);
-    item_probe(("rules-off-" + std::to_string(u.layer) + "-" + std::to_string(u.unit)).c_str());
+    item_probe(("rules-off-" + id).c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(STR_RULES_PICK))) rules_pick_unit(s, u);
+    item_probe(("rules-pick-" + id).c_str());
     ImGui::SameLine();
     model_row_draw(rows[i]);
     ImGui::PopID();
   }
+  if (r.picked.unit.layer >= 0) picked_unit(s, r);
 }
 
 bool rules_panel_animating(const void* self, double) { return ((const rules_memory*)self)->waiting; }

@@ -128,7 +128,7 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
     test(`quiz ${lang}: choices and typed numbers, right and wrong, kept in this browser and reset`, async (site) => {
       const w = WORDS[lang];
       const page = await openPage(site, `#v=1&view=quiz&quiz=odot&lang=${lang}`);
-      await waitForMirror(page, lang === "en" ? "Question 1 / 11" : "第 1 / 11 题");
+      await waitForMirror(page, lang === "en" ? "Question 1 / 12" : "第 1 / 12 题");
       await clickItem(page, "quiz-option-A");  // a matrix product
       await waitForMirror(page, w.wrong);
       await clickItem(page, "quiz-option-B");  // entry by entry

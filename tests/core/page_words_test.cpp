@@ -89,19 +89,19 @@ TEST_CASE("words: a share too small for its decimals keeps two significant digit
 TEST_CASE("words: the quiz's record is in the mirror, and in the early text of this browser") {
   quiz_progress p = quiz_progress_empty();
   strings_set_lang(LAB_LANG_EN);
-  CHECK(lab_quiz_progress_text(p) == "0 of 11 answered right in this browser\n");
+  CHECK(lab_quiz_progress_text(p) == "0 of " + std::to_string(QUIZ_COUNT) + " answered right in this browser\n");
   p.verdict[QUIZ_ODOT] = QUIZ_RIGHT, p.verdict[QUIZ_WRITE_SIZE] = QUIZ_RIGHT, p.verdict[QUIZ_BF16_LAYER] = QUIZ_WRONG;
   CHECK(lab_quiz_progress_text(p) ==
-        "2 of 11 answered right in this browser\nanswered right: 1, 2\nanswered, not right yet: " +
+        "2 of " + std::to_string(QUIZ_COUNT) + " answered right in this browser\nanswered right: 1, 2\nanswered, not right yet: " +
             std::to_string(QUIZ_BF16_LAYER + 1) + "\n");
   strings_set_lang(LAB_LANG_ZH);
-  CHECK(contains(lab_quiz_progress_text(p), "在这个浏览器里答对 2 / 11 题"));
+  CHECK(contains(lab_quiz_progress_text(p), "在这个浏览器里答对 2 / " + std::to_string(QUIZ_COUNT) + " 题"));
   CHECK(contains(lab_quiz_progress_text(p), "已答对：1, 2"));
   strings_set_lang(LAB_LANG_EN);
   lab_state s = url_decode("#v=1&view=quiz&quiz=write").state;
   lab_text_open_set_quiz_record(quiz_progress_encode(p));
   const std::string early = lab_text_at_open(s);
   lab_text_open_set_quiz_record("");
-  CHECK(contains(early, "2 of 11 answered right in this browser\nanswered right: 1, 2\n"));
-  CHECK(contains(lab_text_at_open(s), "0 of 11 answered right"));
+  CHECK(contains(early, "2 of " + std::to_string(QUIZ_COUNT) + " answered right in this browser\nanswered right: 1, 2\n"));
+  CHECK(contains(lab_text_at_open(s), "0 of " + std::to_string(QUIZ_COUNT) + " answered right"));
 }

@@ -17,6 +17,7 @@
 #include "packs/pack_test_util.h"
 #include "platform/native/fetch_native.h"
 #include "platform/native/platform_native.h"
+#include "ui/quiz_panel.h"
 
 namespace {
 
@@ -54,6 +55,11 @@ struct direct_run {
     REQUIRE(model_load(&copy, model_formats(), &w, &err));
   }
 };
+
+void answer_typed(headless_page& page, const char* text) {
+  page.click("quiz-answer");
+  page.type(text, QUIZ_TYPED_MAX);
+}
 
 }  // namespace
 
@@ -190,4 +196,71 @@ TEST_CASE("gates in=stream: each layer's shares on the stream it reads, as run d
   page.click("gates-in-stream");
   CHECK(page.url().state.gates_input == LAB_GATES_STREAM);
   REQUIRE(model_site::settle_until(page, row(23)));
+}
+
+TEST_CASE("rule book: units for a picked token (tok=), a picked unit's condition and conclusion, its weights one tap away") {
+  model_site site;
+  direct_run direct(site.files);
+  const std::vector<int64_t> ids = {1, 2, 3, 4};
+  forward_trace run;
+  model_forward(direct.w, ids, {}, &run);
+  headless_page page("#v=1&view=rules&ids=1,2,3,4&lang=en");
+  REQUIRE(model_site::settle_until(page, "writes toward"));
+  // Find units for token 1: the list is the forward pass's top units there.
+  page.click("rules-token-1");
+  CHECK(page.url().state.token == 1);
+  const std::vector<unit_activation> at1 = forward_top_units(run, 1, 10);
+  const std::string first = strf(tr(STR_RULES_UNIT), std::to_string(at1[0].unit.layer).c_str(), std::to_string(at1[0].unit.unit).c_str()) +
+                            ": " + fmt6(at1[0].value);
+  REQUIRE(model_site::settle_until(page, first));
+  // Pick it: layer= and unit= in the link, its activation at every token with its two factors.
+  const std::string id = std::to_string(at1[0].unit.layer) + "-" + std::to_string(at1[0].unit.unit);
+  page.click(("rules-pick-" + id).c_str());
+  CHECK(page.url().state.layer == at1[0].unit.layer);
+  CHECK(page.url().state.unit == at1[0].unit.unit);
+  const size_t F = (size_t)direct.w.spec.base.intermediate;
+  for (int t = 0; t < 4; t++) {
+    const float a = run.act[(size_t)at1[0].unit.layer][(size_t)t * F + (size_t)at1[0].unit.unit];
+    const float g = run.silu_gate[(size_t)at1[0].unit.layer][(size_t)t * F + (size_t)at1[0].unit.unit];
+    REQUIRE(model_site::settle_until(page, "silu(gate): " + fmt6(g)));
+    CHECK(contains(page.mirror(), tr(STR_RULES_PRODUCT) + std::string(": ") + fmt6(a)));
+  }
+  CHECK(contains(page.mirror(), tr(STR_RULES_CONCLUSION)));
+  scroll_through(page, "rules picked");
+  check_mirror_has_every_number(page.mirror(), "rules picked", 20);
+  // Switched off from its own panel, then its weights: the same model's checkpoint, its layer and unit, W_gate.
+  page.click("rules-picked-off");
+  CHECK(page.url().state.off == std::vector<int64_t>{at1[0].unit.layer, at1[0].unit.unit});
+  REQUIRE(model_site::settle_until(page, tr(STR_RULES_IS_OFF)));
+  page.click("rules-weights");
+  const lab_state s = page.url().state;
+  CHECK(s.view == LAB_VIEW_WEIGHTS);
+  CHECK(s.model == MODEL_DEFAULT_LOCATION);
+  CHECK(s.layer == at1[0].unit.layer);
+  CHECK(s.unit == at1[0].unit.unit);
+  CHECK(s.matrix == MLP_GATE);
+}
+
+TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; the quiz's flow question checked against them") {
+  model_site site;
+  direct_run direct(site.files);
+  const std::vector<int64_t> ids = {1, 2, 3, 4};
+  forward_trace run;
+  model_forward(direct.w, ids, {}, &run);
+  int largest = 0;
+  for (int l = 1; l < 24; l++)
+    if (run.mlp_l2[l][3] / run.out_l2[l][3] > run.mlp_l2[largest][3] / run.out_l2[largest][3]) largest = l;
+  headless_page page("#v=1&view=flow&ids=1,2,3,4&layer=5&lang=en");
+  REQUIRE(model_site::settle_until(page, "Layer 23: |MLP|"));
+  CHECK(contains(page.mirror(), "adds the most in layer " + std::to_string(largest) + " "));
+  CHECK(contains(page.mirror(), "Picked: Layer 5: |MLP|: " + fmt6(run.mlp_l2[5][3])));
+  // The quiz names this prompt and token, and takes the largest layer as right.
+  page.open("#v=1&view=quiz&quiz=flow&ids=1,2,3,4&lang=en");
+  for (int i = 0; i < 5; i++) page.frame();
+  CHECK(contains(page.mirror(), "at the token"));
+  answer_typed(page, std::to_string(largest == 0 ? 1 : largest - 1).c_str());
+  CHECK(contains(page.mirror(), "Not this one."));
+  answer_typed(page, std::to_string(largest).c_str());
+  CHECK(contains(page.mirror(), "Right."));
+  CHECK(contains(page.mirror(), "layer " + std::to_string(largest) + ", ratio"));
 }

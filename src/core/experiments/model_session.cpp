@@ -18,7 +18,8 @@ model_question model_session_question(const lab_state& s, int layers) {
   if (!s.ids.empty()) q.ids = s.ids;
   else q.text = s.text.empty() ? MODEL_LESSON_PROMPT : s.text;
   for (size_t i = 0; i + 1 < s.off.size(); i += 2) q.off.push_back({(int)s.off[i], (int)s.off[i + 1]});
-  if (s.view == LAB_VIEW_FLOW) q.position = (int)s.token;  // -1: the last
+  if (s.view == LAB_VIEW_FLOW || s.view == LAB_VIEW_RULES) q.position = (int)s.token;  // -1: the last
+  if (s.view == LAB_VIEW_RULES && s.layer >= 0) q.unit = {(int)s.layer, (int)s.unit};  // the picked unit
   if (s.view == LAB_VIEW_GATES) {  // in=stream; the threshold and token matter to nothing else
     q.gate_layers = model_session_gate_layers(s, layers);
     q.threshold = s.threshold;

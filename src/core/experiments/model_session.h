@@ -29,8 +29,9 @@ struct model_session {
 // The model a state names: its model= when set, else the built-in one.
 std::string model_session_location(const lab_state& s);
 // The question a state means, on a model of `layers` layers: the link's ids (or its text, or the
-// lesson's prompt) and its off=; the flow reads the token `tok` picks (the last by default), the
-// rule book the last; the gates view on the stream (in=stream) the counts of its layers.
+// lesson's prompt) and its off=; the flow and the rule book's units read the token `tok` picks
+// (the last by default), the rule book its picked unit (layer=, unit=); the gates view on the
+// stream (in=stream) the counts of its layers.
 model_question model_session_question(const lab_state& s, int layers);
 // The layers the gates view shows on the stream: the link's pl= (those the model has, at most
 // LIVE_MAX_HIST_LAYERS), else every layer when they fit, else the first, middle and last.
