@@ -170,7 +170,8 @@ std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) 
     row.label = strf(tr(STR_RULES_UNIT), std::to_string(u.unit.layer).c_str(), std::to_string(u.unit.unit).c_str());
     const bool off = rules_unit_is_off(s, u.unit);
     if (off) row.note = tr(STR_RULES_IS_OFF), row.note_tone = TONE_RELU;
-    if (rules_unit_is_picked(s, u.unit)) row.tone = TONE_MARKED;
+    if (rules_unit_is_picked(s, u.unit))
+      row.note = off ? row.note + tr(STR_MIRROR_SEP) + tr(STR_PICKED) : std::string(tr(STR_PICKED)), row.note_tone = off ? TONE_RELU : TONE_LIVE;
     row.cells.push_back({"", fmt6(u.value), TONE_OPEN});
     row.cells.push_back({tr(STR_RULES_TOWARD), rules_toward_text(u.toward), TONE_PLAIN});
     row.bar = top > 0 ? std::fabs(u.value) / top : 0;
@@ -191,7 +192,7 @@ std::vector<view_row> flow_rows(const model_reply& r, const lab_state& s) {
     const double ratio = flow_ratio(f);
     view_row row;
     row.label = strf(tr(STR_LIVE_LAYER_N), std::to_string(l).c_str());
-    if (s.layer == (int64_t)l) row.tone = TONE_MARKED;
+    if (s.layer == (int64_t)l) row.note = tr(STR_PICKED), row.note_tone = TONE_LIVE;
     row.cells.push_back({tr(STR_FLOW_MLP), fmt6(f.mlp_l2), TONE_PLAIN});
     row.cells.push_back({tr(STR_FLOW_OUT), fmt6(f.out_l2), TONE_MUTED});
     row.cells.push_back({tr(STR_FLOW_RATIO), fmt_percent1(ratio), TONE_OPEN});
@@ -220,7 +221,9 @@ std::string flow_extremes_text(const model_reply& r) {
 
 std::string flow_picked_text(const model_reply& r, const lab_state& s) {
   if (s.layer < 0 || s.layer >= (int64_t)r.flow.size()) return "";
-  return strf(tr(STR_FLOW_PICKED), view_row_line(flow_rows(r, s)[(size_t)s.layer]).c_str());
+  view_row row = flow_rows(r, s)[(size_t)s.layer];
+  row.note.clear();  // "Picked: Layer 5: |MLP| ...", not "(picked)" again
+  return strf(tr(STR_FLOW_PICKED), view_row_line(row).c_str());
 }
 
 // [SECTION] the gates view on the stream

@@ -44,7 +44,7 @@ void flow_panel_draw(void* self, panel_frame* f) {
   }
   widget_text(strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
   const std::string picked = flow_picked_text(r, *s);
-  if (!picked.empty()) widget_text_colored(widget_tone_color(TONE_MARKED), picked);
+  if (!picked.empty()) widget_text_wrapped(picked);
   widget_text_wrapped(flow_extremes_text(r));
   for (const view_row& row : flow_rows(r, *s)) model_row_draw(row);
 }

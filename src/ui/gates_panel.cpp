@@ -127,7 +127,9 @@ static void gates_input_choice(lab_state* s) {
     if (ImGui::RadioButton(tr(c.label), s->gates_input == c.input)) s->gates_input = c.input;
     item_probe(c.probe);
   }
-  widget_text_wrapped(gates_input_line(*s));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  widget_text_wrapped(tr(s->gates_input == LAB_GATES_STREAM ? STR_GATES_IN_STREAM : STR_GATES_IN_EMBED));
+  ImGui::PopStyleColor();
 }
 
 // The threshold (typed or dragged) and which tokens (`tokens`: their chips' labels).

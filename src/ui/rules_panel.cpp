@@ -60,7 +60,7 @@ static void fires_on(const model_reply& r) {
 // weights and to switching it off.
 static void picked_unit(lab_state* s, const model_reply& r) {
   ImGui::Separator();
-  widget_text_colored(widget_tone_color(TONE_MARKED), rules_picked_title(r, *s));
+  widget_text_wrapped(rules_picked_title(r, *s));
   widget_text_wrapped(std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON));
   fires_on(r);
   widget_text_wrapped(std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON));

@@ -110,4 +110,80 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         await page.context().close();
       }
     });
+
+  // fmt_percent (number_format.cpp): the gates view's shares, two decimals.
+  const pct2 = (share) => (100 * share).toFixed(2) + " %";
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the gates view on the stream (in=stream), each layer's shares as swiglu forward counts them`, async (site) => {
+      const w = words[lang];
+      const run = forward(site, ["--text", "中国的首都是", "--gates", "0,11,23"]);
+      for (const screen of [{}, PHONE]) {
+        const where = screen.phone ? "phone" : "laptop";
+        const page = await openPage(site, `#v=1&view=gates&in=stream&lang=${lang}`, screen);
+        const share = (c) => c.open / c.total, neg = (c) => c.negative / c.total;
+        await waitForMirror(page, `${w.layer(23)}`, TIMEOUT);
+        await waitForMirror(page, pct2(share(run.gates_stream[2])), TIMEOUT);
+        const text = await mirror(page);
+        for (let i = 0; i < 3; i++) {
+          for (const c of [run.gates_stream[i], run.gates_shortcut[i]]) {
+            expectIncludes(text, pct2(share(c)), `${where}: layer ${run.gate_layers[i]}'s open share`);
+            expectIncludes(text, pct2(neg(c)), `${where}: layer ${run.gate_layers[i]}'s negative share`);
+          }
+        }
+        expectIncludes(text, lang === "en" ? "the residual stream each layer really reads" : "每一层真正读到的残差流", `${where}: the input said`);
+        const items = await settledItems(page);
+        const missing = numbersNotInMirror(items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), text);
+        expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
+        await fontsSettled(page);
+        await shot(page, `model-gates-stream-${lang}-${where}`);
+        // One tap back to the lessons' recipe: the pack's histograms, in=embed in the link.
+        await bringIntoView(page, "gates-in-embed", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+        await clickItem(page, "gates-in-embed");
+        await page.waitForFunction(() => location.hash.includes("in=embed"), null, { timeout: 10000 });
+        await waitForMirror(page, lang === "en" ? "the lessons' recipe" : "课程的做法", TIMEOUT);
+        await waitForMirror(page, lang === "en" ? "(live)" : "(实时)", TIMEOUT);  // the pack's histograms, computed here
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      }
+    });
+
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the rule book's units at a picked token and a picked unit's condition, as swiglu forward computes them`, async (site) => {
+      const w = words[lang];
+      const screen = lang === "zh" ? PHONE : {};
+      const where = screen.phone ? "phone" : "laptop";
+      const page = await openPage(site, `#v=1&view=rules&lang=${lang}`, screen);
+      await waitForMirror(page, `P${w.colon}`, TIMEOUT);
+      await bringIntoView(page, "rules-token-1", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+      await clickItem(page, "rules-token-1");
+      await page.waitForFunction(() => location.hash.includes("tok=1"), null, { timeout: 10000 });
+      const at1 = forward(site, ["--text", "中国的首都是", "--position", "1"]);
+      const u = at1.units[0];
+      await waitForMirror(page, `${w.layer(u.layer)}`, TIMEOUT);
+      await waitForMirror(page, u.value.toFixed(6), TIMEOUT);
+      const pick = `rules-pick-${u.layer}-${u.unit}`;
+      await bringIntoView(page, pick, { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+      await clickItem(page, pick);
+      await page.waitForFunction((p) => location.hash.includes(`layer=${p.layer}`) && location.hash.includes(`unit=${p.unit}`), u, { timeout: 10000 });
+      const picked = forward(site, ["--text", "中国的首都是", "--position", "1", "--unit", `${u.layer}:${u.unit}`]);
+      for (const v of picked.picked_per_token) await waitForMirror(page, `silu(gate) × up${w.colon}${v.toFixed(6)}`, TIMEOUT);
+      const text = await mirror(page);
+      for (const g of picked.picked_gate) expectIncludes(text, `silu(gate)${w.colon}${g.toFixed(6)}`, "the picked unit's silu(gate)");
+      for (const x of picked.picked_up) expectIncludes(text, `up${w.colon}${x.toFixed(6)}`, "the picked unit's up");
+      const items = await settledItems(page);
+      const missing = numbersNotInMirror(items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), text);
+      expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
+      await bringIntoView(page, "rules-picked-off", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+      await fontsSettled(page);
+      await shot(page, `model-rules-picked-${lang}-${where}`);
+      // Its weights: the weights view on the same checkpoint, its layer and unit.
+      await bringIntoView(page, "rules-weights", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+      await clickItem(page, "rules-weights");
+      await page.waitForFunction(() => location.hash.includes("view=weights") && location.hash.includes("model=models%2Fsynthetic%2F") || location.hash.includes("model=models/synthetic/"), null, { timeout: 10000 });
+      await waitForMirror(page, "W_gate", TIMEOUT);
+      await fontsSettled(page);
+      await shot(page, `model-rules-weights-${lang}-${where}`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
 }

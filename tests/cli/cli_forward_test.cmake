@@ -26,6 +26,19 @@ endif()
 run(0 ${CLI} forward ${MODEL} --ids 1,2,3 --json)
 expect("\"prompt\":" "${out}")
 
+# A picked unit over the prompt (the rule book's layer=, unit=), at another token, and the gate
+# shares on the stream beside the lessons' shortcut (the gates view's in=stream).
+run(0 ${CLI} forward ${MODEL} --text "中国的首都是" --position 1 --unit 23:75 --gates 0,11,23 --thr 0.2)
+expect("most active MLP units at position 1" "${out}")
+expect("unit L23:75 at each token: silu(gate), up, silu(gate)*up" "${out}")
+expect("share of silu(gate) > 0.2 and < -0.2" "${out}")
+string(REGEX MATCH "  layer  11 +[0-9.]+ % +[0-9.]+ % \\| +[0-9.]+ % +[0-9.]+ %" gates "${out}")
+if(NOT gates)
+  message(FATAL_ERROR "no stream | shortcut shares for layer 11:\n${out}")
+endif()
+run(2 ${CLI} forward ${MODEL} --ids 1 --unit 23)
+run(2 ${CLI} forward ${MODEL} --ids 1 --gates x)
+
 # bad arguments: exit 2
 run(2 ${CLI} forward)
 run(2 ${CLI} forward ${MODEL})

@@ -4,8 +4,12 @@
 //
 //   swiglu forward DIR --text "中国的首都是"           the prompt through DIR/tokenizer.json
 //   swiglu forward DIR --ids 1,2,3 [--off 23:275,18:65] [--top 5] [--json]
+//                  [--position T] [--unit L:U] [--gates 0,11,23 [--thr 0.1]]
 //
 // --off switches units off (layer:unit): every probability is then given before and after.
+// --position picks the token the units and the flow are read at (the rule book's and the flow's
+// tok=; default the last), --unit a unit to follow over the prompt (layer=, unit=), --gates the
+// layers whose gate shares are counted on the stream and on the lessons' shortcut (in=stream).
 // Exit status: 0 ok, 1 a checkpoint or prompt the model cannot run (the reason printed), 2 bad
 // arguments.
 #include <cstdio>
@@ -24,7 +28,8 @@
 
 static int forward_usage() {
   std::fprintf(stderr,
-               "usage: swiglu forward DIR (--text TEXT | --ids ID,ID,...) [--off LAYER:UNIT,...] [--top K] [--json]\n");
+               "usage: swiglu forward DIR (--text TEXT | --ids ID,ID,...) [--off LAYER:UNIT,...] [--top K] [--json]\n"
+      "                      [--position T] [--unit LAYER:UNIT] [--gates LAYER,... [--thr X]]\n");
   return 2;
 }
 
@@ -77,7 +82,7 @@ int cli_forward(int argc, char** argv) {
   if (argc < 1 || argv[0][0] == '-') return forward_usage();
   const std::string dir = argv[0];
   cli_args a;
-  if (!cli_parse_args("forward", argc - 1, argv + 1, {"text", "ids", "off", "top"}, {"json"}, &a)) return forward_usage();
+  if (!cli_parse_args("forward", argc - 1, argv + 1, {"text", "ids", "off", "top", "position", "unit", "gates", "thr"}, {"json"}, &a)) return forward_usage();
   if (a.has("text") == a.has("ids")) return forward_usage();
   model_question q;
   if (a.has("ids") && !parse_ints(a.get("ids"), &q.ids)) {
@@ -89,6 +94,20 @@ int cli_forward(int argc, char** argv) {
     std::fprintf(stderr, "swiglu forward: --off wants LAYER:UNIT pairs separated by commas (23:275,18:65)\n");
     return 2;
   }
+  if (a.has("position")) q.position = std::atoi(a.get("position").c_str());
+  std::vector<unit_ref> picked;
+  if (a.has("unit") && (!parse_units(a.get("unit"), &picked) || picked.size() != 1)) {
+    std::fprintf(stderr, "swiglu forward: --unit wants one LAYER:UNIT pair (23:275)\n");
+    return 2;
+  }
+  if (!picked.empty()) q.unit = picked[0];
+  std::vector<int64_t> gate_layers;
+  if (a.has("gates") && !parse_ints(a.get("gates"), &gate_layers)) {
+    std::fprintf(stderr, "swiglu forward: --gates wants layers separated by commas (0,11,23)\n");
+    return 2;
+  }
+  for (int64_t l : gate_layers) q.gate_layers.push_back((int)l);
+  if (a.has("thr")) q.threshold = std::atof(a.get("thr").c_str());
   const int top = a.has("top") ? std::atoi(a.get("top").c_str()) : 5;
   if (top < 1 || top > MODEL_TOP_TOKENS) {
     std::fprintf(stderr, "swiglu forward: --top is 1 to %d\n", (int)MODEL_TOP_TOKENS);
@@ -163,5 +182,22 @@ int cli_forward(int argc, char** argv) {
   std::printf("  layer  |MLP out|    |stream after|\n");
   for (size_t l = 0; l < r.flow.size(); l++)
     std::printf("  %5zu  %10s  %14s\n", l, fmt6(r.flow[l].mlp_l2).c_str(), fmt6(r.flow[l].out_l2).c_str());
+  if (r.picked.unit.layer >= 0) {
+    std::printf("\nunit L%d:%d at each token: silu(gate), up, silu(gate)*up\n", r.picked.unit.layer, r.picked.unit.unit);
+    for (size_t t = 0; t < r.prompt.size() && t < r.picked_per_token.size(); t++)
+      std::printf("  %-24s %10s %10s %10s\n", piece(r.prompt[t]).c_str(), fmt6(r.picked_gate[t]).c_str(), fmt6(r.picked_up[t]).c_str(),
+                  fmt6(r.picked_per_token[t]).c_str());
+    std::printf("  writes toward:");
+    for (const token_text& t : r.picked.toward) std::printf(" %s", piece(t).c_str());
+    std::printf("\n");
+  }
+  if (!r.gate_layers.empty()) {
+    std::printf("\nshare of silu(gate) > %s and < -%s: on the stream each layer reads | on the lessons' shortcut\n",
+                fmt_short(q.threshold).c_str(), fmt_short(q.threshold).c_str());
+    for (size_t i = 0; i < r.gate_layers.size(); i++)
+      std::printf("  layer %3d  %9s %9s | %9s %9s\n", r.gate_layers[i], fmt_percent(r.gates_stream[i].open_share()).c_str(),
+                  fmt_percent(r.gates_stream[i].negative_share()).c_str(), fmt_percent(r.gates_shortcut[i].open_share()).c_str(),
+                  fmt_percent(r.gates_shortcut[i].negative_share()).c_str());
+  }
   return 0;
 }

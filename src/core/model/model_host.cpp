@@ -115,7 +115,7 @@ model_status model_host::status() const {
 token_text model_host::token(int64_t id) const {
   token_text t;
   t.id = id;
-  if (tokenizer_) t.piece = bpe_decode(*tokenizer_, {(int)id});
+  if (tokenizer_) t.piece = bpe_decode_piece(*tokenizer_, (int)id);  // a split character as its bytes, "<e5 85>"
   return t;
 }
 
