@@ -192,6 +192,15 @@ model_status_file get_file(const cJSON* o) {
   return {json_string(json_member(o, "file")), get_size(o, "loaded"), get_size(o, "total"), cJSON_IsTrue(json_member(o, "failed")) != 0};
 }
 
+// A message: its JSON object read by `read`; false (*out untouched) when the text is no object.
+template <class T>
+bool message_parse(const std::string& json, T* out, T (*read)(const cJSON*)) {
+  const json_tree t = json_parse(json);
+  if (!cJSON_IsObject(t.get())) return false;
+  *out = read(t.get());
+  return true;
+}
+
 std::vector<int64_t> get_ints(const cJSON* a) {
   std::vector<int64_t> v;
   if (list_ok(a))
@@ -226,10 +235,7 @@ std::string model_question_json(const model_question& q) {
   return printed(w.o);
 }
 
-bool model_question_parse(const std::string& json, model_question* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_question question_read(const cJSON* o) {
   model_question q;
   q.id = (uint32_t)get_int(o, "id");
   q.ids = get_ints(json_member(o, "ids"));
@@ -246,8 +252,11 @@ bool model_question_parse(const std::string& json, model_question* out) {
     if (l >= 0 && l < (1 << 20)) q.gate_layers.push_back((int)l);
   q.threshold = get_num(o, "threshold", 0.1);
   q.gate_token = get_small(o, "gate_token", -1, -1, 1 << 20);
-  *out = q;
-  return true;
+  return q;
+}
+
+bool model_question_parse(const std::string& json, model_question* out) {
+  return message_parse(json, out, question_read);
 }
 
 // [SECTION] the reply
@@ -271,10 +280,7 @@ std::string model_reply_json(const model_reply& r) {
   return printed(w.o);
 }
 
-bool model_reply_parse(const std::string& json, model_reply* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_reply reply_read(const cJSON* o) {
   model_reply r;
   r.id = (uint32_t)get_int(o, "id");
   r.error = get_error(json_member(o, "error"));
@@ -290,8 +296,11 @@ bool model_reply_parse(const std::string& json, model_reply* out) {
   for (int64_t l : get_ints(json_member(o, "gate_layers"))) r.gate_layers.push_back((int)l);
   r.gates_stream = get_list(json_member(o, "gates_stream"), get_counts);
   r.gates_shortcut = get_list(json_member(o, "gates_shortcut"), get_counts);
-  *out = r;
-  return true;
+  return r;
+}
+
+bool model_reply_parse(const std::string& json, model_reply* out) {
+  return message_parse(json, out, reply_read);
 }
 
 // [SECTION] the status
@@ -320,10 +329,7 @@ std::string model_status_json(const model_status& s) {
   return printed(w.o);
 }
 
-bool model_status_parse(const std::string& json, model_status* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_status status_read(const cJSON* o) {
   model_status s;
   s.location = json_string(json_member(o, "location"));
   s.phase = (model_status_phase)get_small(o, "phase", 0, 0, MODEL_STATUS_FAILED);
@@ -344,6 +350,9 @@ bool model_status_parse(const std::string& json, model_status* out) {
   s.failed_file = json_string(json_member(o, "failed_file"));
   s.error = get_error(json_member(o, "error"));
   s.storage_notice = json_string(json_member(o, "storage_notice"));
-  *out = s;
-  return true;
+  return s;
+}
+
+bool model_status_parse(const std::string& json, model_status* out) {
+  return message_parse(json, out, status_read);
 }
