@@ -3,9 +3,13 @@
 // the rule book's top tokens and the flow's ratios equal `swiglu forward --json` on the same files
 // (the CLI runs the same core natively); a tap switches a unit off, the link gets off=, every
 // probability shows before → after as the CLI's --off says; a reload opens the link as it was.
-// Screenshots on a laptop and a phone, in English and Chinese.
+// A Llama-named checkpoint on a Hub-like host gets the same rule book (issue 23: "the same holds
+// for a Llama-named checkpoint"). Screenshots on a laptop and a phone, in English and Chinese.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { startHub } from "./hub.mjs";
 import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror } from "./browser.mjs";
 
 const TIMEOUT = 90000;
@@ -29,10 +33,8 @@ async function fontsSettled(page) {
 }
 
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
-  const forward = (site, args) => {
-    const dir = path.join(site.dir, "models", "synthetic");
-    return JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
-  };
+  const forwardIn = (dir, args) => JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
+  const forward = (site, args) => forwardIn(path.join(site.dir, "models", "synthetic"), args);
   const words = {
     en: { colon: ": ", sep: ", ", layer: (n) => `Layer ${n}`, synthetic: "The built-in whole model" },
     zh: { colon: "：", sep: "，", layer: (n) => `第 ${n} 层`, synthetic: "内置的完整模型" },
@@ -186,4 +188,42 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
     });
+
+  // make_checkpoint's random whole model with Llama's names and layout (model.layers.*, every layer
+  // full attention, full RoPE, norms by w), made once, as swiglu-lab/llama-whole on a Hub-like host.
+  let llamaRoot = null;
+  const llamaCheckpoint = () => {
+    if (llamaRoot) return llamaRoot;
+    llamaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "lab-llama-"));
+    execFileSync(path.join(path.dirname(cli), "make_checkpoint"), ["--out", path.join(llamaRoot, "swiglu-lab", "llama-whole"),
+      "--whole", "random", "--naming", "llama", "--hidden", "64", "--intermediate", "192", "--num-layers", "2", "--vocab", "512"],
+    { stdio: "ignore" });
+    return llamaRoot;
+  };
+
+  test("model: a Llama-named checkpoint's rule book with a unit off by the link, as swiglu forward computes it", async (site) => {
+    const root = llamaCheckpoint();
+    const dir = path.join(root, "swiglu-lab", "llama-whole");
+    const ids = "5,17,42,99,3,7";
+    const unit = forwardIn(dir, ["--ids", ids]).units[0];  // the most active unit: a visible change
+    const off = `${unit.layer}:${unit.unit}`;
+    const run = forwardIn(dir, ["--ids", ids, "--off", off]);
+    expect(run.before_top.length === 10, `the CLI gave ${run.before_top.length} tokens`);
+    const h = await startHub(root);
+    try {
+      const model = `${h.base}/swiglu-lab/llama-whole/resolve/main/`;
+      const page = await openPage(site, `#v=1&view=rules&lang=en&model=${model}&ids=${ids}&off=${off}`);
+      const row = (t) => `id ${t.id}, P: ${pct(t.p_before)} → ${pct(t.p)}`;
+      await waitForMirror(page, row(run.before_top[0]), TIMEOUT);
+      const text = await mirror(page);
+      expectIncludes(text, "swiglu-lab/synthetic-llama-whole", "the mirror names the Llama checkpoint");
+      for (const t of run.before_top) expectIncludes(text, row(t), "the top 10 before → after");
+      expect(h.log.some((e) => /\.safetensors$/.test(e.path)), "no weights were asked of the host");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await shot(page, "model-rules-llama");
+      await page.context().close();
+    } finally {
+      h.hub.close();
+    }
+  });
 }

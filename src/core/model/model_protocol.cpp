@@ -27,8 +27,20 @@ struct jw {
   cJSON* obj(const char* k) { return cJSON_AddObjectToObject(o, k); }
 };
 
-void put_numbers(cJSON* a, const std::vector<float>& v) {
-  for (float x : v) cJSON_AddItemToArray(a, cJSON_CreateNumber(std::isfinite(x) ? x : 0));
+// Every list of numbers: ids, layers, activations (a non-finite value is written as 0).
+template <class N>
+void put_numbers(cJSON* a, const std::vector<N>& v) {
+  for (N x : v) cJSON_AddItemToArray(a, cJSON_CreateNumber(std::isfinite((double)x) ? (double)x : 0));
+}
+
+// Every list of objects: one object an item, written by `put`.
+template <class T>
+void put_list(cJSON* a, const std::vector<T>& v, void (*put)(cJSON*, const T&)) {
+  for (const T& x : v) {
+    cJSON* o = cJSON_CreateObject();
+    put(o, x);
+    cJSON_AddItemToArray(a, o);
+  }
 }
 
 void put_error(cJSON* node, const stream_error& e) {
@@ -56,23 +68,11 @@ void put_token(cJSON* node, const token_text& t) {
   w.str("piece", t.piece);
 }
 
-void put_tokens(cJSON* a, const std::vector<token_text>& v) {
-  for (const token_text& t : v) {
-    cJSON* o = cJSON_CreateObject();
-    put_token(o, t);
-    cJSON_AddItemToArray(a, o);
-  }
-}
-
-void put_next(cJSON* a, const std::vector<model_next_token>& v) {
-  for (const model_next_token& n : v) {
-    cJSON* o = cJSON_CreateObject();
-    put_token(o, n.token);
-    jw w(o);
-    w.num("p", n.p);
-    w.num("p_before", n.p_before);
-    cJSON_AddItemToArray(a, o);
-  }
+void put_next(cJSON* o, const model_next_token& n) {
+  put_token(o, n.token);
+  jw w(o);
+  w.num("p", n.p);
+  w.num("p_before", n.p_before);
 }
 
 void put_unit(cJSON* o, const model_unit_row& u) {
@@ -80,20 +80,30 @@ void put_unit(cJSON* o, const model_unit_row& u) {
   w.num("layer", u.unit.layer);
   w.num("unit", u.unit.unit);
   w.num("value", u.value);
-  put_tokens(w.arr("toward"), u.toward);
+  put_list(w.arr("toward"), u.toward, put_token);
 }
 
-void put_counts(cJSON* a, const std::vector<mlp_gate_counts>& v) {
-  for (const mlp_gate_counts& c : v) {
-    cJSON* o = cJSON_CreateObject();
-    jw w(o);
-    w.num("total", (double)c.total);
-    w.num("open", (double)c.open);
-    w.num("negative", (double)c.negative);
-    cJSON* h = w.arr("hist");
-    for (int b = 0; b < PACK_HIST_BINS; b++) cJSON_AddItemToArray(h, cJSON_CreateNumber((double)c.histogram[b]));
-    cJSON_AddItemToArray(a, o);
-  }
+void put_flow(cJSON* o, const model_layer_flow& f) {
+  jw w(o);
+  w.num("mlp_l2", f.mlp_l2);
+  w.num("out_l2", f.out_l2);
+}
+
+void put_counts(cJSON* o, const mlp_gate_counts& c) {
+  jw w(o);
+  w.num("total", (double)c.total);
+  w.num("open", (double)c.open);
+  w.num("negative", (double)c.negative);
+  cJSON* h = w.arr("hist");
+  for (int b = 0; b < PACK_HIST_BINS; b++) cJSON_AddItemToArray(h, cJSON_CreateNumber((double)c.histogram[b]));
+}
+
+void put_file(cJSON* o, const model_status_file& f) {
+  jw w(o);
+  w.str("file", f.file);
+  w.num("loaded", (double)f.loaded);
+  w.num("total", (double)f.total);
+  w.flag("failed", f.failed);
 }
 
 std::string printed(cJSON* root) {
@@ -117,15 +127,25 @@ int get_small(const cJSON* o, const char* k, int dflt, int lo, int hi) {
   const int64_t v = get_int(o, k, dflt);
   return v < lo || v > hi ? dflt : (int)v;
 }
+uint64_t get_size(const cJSON* o, const char* k) { return (uint64_t)std::max<int64_t>(0, get_int(o, k)); }
 bool list_ok(const cJSON* a) { return cJSON_IsArray(a) && json_size(a) <= kMaxList; }
+
+// Every list: an item each, read by `get` (nothing when it is no list or too long).
+template <class T>
+std::vector<T> get_list(const cJSON* a, T (*get)(const cJSON*)) {
+  std::vector<T> v;
+  if (list_ok(a))
+    for (const cJSON* e = json_first(a); e; e = e->next) v.push_back(get(e));
+  return v;
+}
 
 stream_error get_error(const cJSON* o) {
   stream_error e;
   if (!cJSON_IsObject(o)) return e;
   e.fault = (stream_fault)get_small(o, "fault", 0, 0, STREAM_FAULT_COUNT - 1);
   e.status = get_small(o, "status", 0, 0, 999);
-  e.got = (uint64_t)std::max<int64_t>(0, get_int(o, "got"));
-  e.want = (uint64_t)std::max<int64_t>(0, get_int(o, "want"));
+  e.got = get_size(o, "got");
+  e.want = get_size(o, "want");
   e.seconds = get_num(o, "seconds");
   e.detail = json_string(json_member(o, "detail"));
   e.cause = (stream_fault)get_small(o, "cause", 0, 0, STREAM_FAULT_COUNT - 1);
@@ -134,60 +154,51 @@ stream_error get_error(const cJSON* o) {
     e.reason.what = get_small(r, "what", -1, -1, STR_COUNT - 1);
     e.reason.place = (read_place)get_small(r, "place", 0, 0, READ_AT_TENSOR);
     e.reason.where = json_string(json_member(r, "where"));
-    const cJSON* args = json_member(r, "args");
-    if (list_ok(args))
-      for (const cJSON* a = json_first(args); a; a = a->next) e.reason.args.push_back(json_string(a));
+    e.reason.args = get_list(json_member(r, "args"), json_string);
   }
   return e;
 }
 
 token_text get_token(const cJSON* o) { return {get_int(o, "id"), json_string(json_member(o, "piece"))}; }
 
-std::vector<token_text> get_tokens(const cJSON* a) {
-  std::vector<token_text> v;
-  if (list_ok(a))
-    for (const cJSON* e = json_first(a); e; e = e->next) v.push_back(get_token(e));
-  return v;
-}
-
-std::vector<model_next_token> get_next(const cJSON* a) {
-  std::vector<model_next_token> v;
-  if (list_ok(a))
-    for (const cJSON* e = json_first(a); e; e = e->next) v.push_back({get_token(e), get_num(e, "p"), get_num(e, "p_before")});
-  return v;
-}
+model_next_token get_next(const cJSON* o) { return {get_token(o), get_num(o, "p"), get_num(o, "p_before")}; }
 
 model_unit_row get_unit(const cJSON* o) {
   model_unit_row u;
   u.unit = {(int)get_int(o, "layer", -1), (int)get_int(o, "unit", -1)};
   u.value = (float)get_num(o, "value");
-  u.toward = get_tokens(json_member(o, "toward"));
+  u.toward = get_list(json_member(o, "toward"), get_token);
   return u;
 }
 
-std::vector<float> get_numbers(const cJSON* a) {
-  std::vector<float> v;
-  if (list_ok(a))
-    for (const cJSON* e = json_first(a); e; e = e->next) v.push_back(cJSON_IsNumber(e) ? (float)e->valuedouble : 0.0f);
-  return v;
+model_layer_flow get_flow(const cJSON* o) { return {(float)get_num(o, "mlp_l2"), (float)get_num(o, "out_l2")}; }
+
+float get_float(const cJSON* n) { return cJSON_IsNumber(n) ? (float)n->valuedouble : 0.0f; }
+
+mlp_gate_counts get_counts(const cJSON* o) {
+  mlp_gate_counts c;
+  c.total = get_int(o, "total"), c.open = get_int(o, "open"), c.negative = get_int(o, "negative");
+  const cJSON* h = json_member(o, "hist");
+  int b = 0;
+  if (list_ok(h))
+    for (const cJSON* x = json_first(h); x && b < PACK_HIST_BINS; x = x->next, b++) {
+      int64_t n;
+      c.histogram[b] = json_integer(x, &n) && n >= 0 ? n : 0;
+    }
+  return c;
 }
 
-std::vector<mlp_gate_counts> get_counts(const cJSON* a) {
-  std::vector<mlp_gate_counts> v;
-  if (!list_ok(a)) return v;
-  for (const cJSON* e = json_first(a); e; e = e->next) {
-    mlp_gate_counts c;
-    c.total = get_int(e, "total"), c.open = get_int(e, "open"), c.negative = get_int(e, "negative");
-    const cJSON* h = json_member(e, "hist");
-    int b = 0;
-    if (list_ok(h))
-      for (const cJSON* x = json_first(h); x && b < PACK_HIST_BINS; x = x->next, b++) {
-        int64_t n;
-        c.histogram[b] = json_integer(x, &n) && n >= 0 ? n : 0;
-      }
-    v.push_back(c);
-  }
-  return v;
+model_status_file get_file(const cJSON* o) {
+  return {json_string(json_member(o, "file")), get_size(o, "loaded"), get_size(o, "total"), cJSON_IsTrue(json_member(o, "failed")) != 0};
+}
+
+// A message: its JSON object read by `read`; false (*out untouched) when the text is no object.
+template <class T>
+bool message_parse(const std::string& json, T* out, T (*read)(const cJSON*)) {
+  const json_tree t = json_parse(json);
+  if (!cJSON_IsObject(t.get())) return false;
+  *out = read(t.get());
+  return true;
 }
 
 std::vector<int64_t> get_ints(const cJSON* a) {
@@ -206,8 +217,7 @@ std::vector<int64_t> get_ints(const cJSON* a) {
 std::string model_question_json(const model_question& q) {
   jw w;
   w.num("id", q.id);
-  cJSON* ids = w.arr("ids");
-  for (int64_t i : q.ids) cJSON_AddItemToArray(ids, cJSON_CreateNumber((double)i));
+  put_numbers(w.arr("ids"), q.ids);
   w.str("text", q.text);
   cJSON* off = w.arr("off");
   for (const unit_ref& u : q.off) {
@@ -219,17 +229,13 @@ std::string model_question_json(const model_question& q) {
   w.num("position", q.position);
   w.num("unit_layer", q.unit.layer);
   w.num("unit", q.unit.unit);
-  cJSON* gl = w.arr("gate_layers");
-  for (int l : q.gate_layers) cJSON_AddItemToArray(gl, cJSON_CreateNumber(l));
+  put_numbers(w.arr("gate_layers"), q.gate_layers);
   w.num("threshold", q.threshold);
   w.num("gate_token", q.gate_token);
   return printed(w.o);
 }
 
-bool model_question_parse(const std::string& json, model_question* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_question question_read(const cJSON* o) {
   model_question q;
   q.id = (uint32_t)get_int(o, "id");
   q.ids = get_ints(json_member(o, "ids"));
@@ -246,8 +252,11 @@ bool model_question_parse(const std::string& json, model_question* out) {
     if (l >= 0 && l < (1 << 20)) q.gate_layers.push_back((int)l);
   q.threshold = get_num(o, "threshold", 0.1);
   q.gate_token = get_small(o, "gate_token", -1, -1, 1 << 20);
-  *out = q;
-  return true;
+  return q;
+}
+
+bool model_question_parse(const std::string& json, model_question* out) {
+  return message_parse(json, out, question_read);
 }
 
 // [SECTION] the reply
@@ -256,63 +265,46 @@ std::string model_reply_json(const model_reply& r) {
   jw w;
   w.num("id", r.id);
   put_error(w.obj("error"), r.error);
-  put_tokens(w.arr("prompt"), r.prompt);
+  put_list(w.arr("prompt"), r.prompt, put_token);
   w.num("position", r.position);
-  put_next(w.arr("top"), r.top);
-  put_next(w.arr("before_top"), r.before_top);
-  put_next(w.arr("rising"), r.rising);
-  cJSON* units = w.arr("units");
-  for (const model_unit_row& u : r.units) {
-    cJSON* o = cJSON_CreateObject();
-    put_unit(o, u);
-    cJSON_AddItemToArray(units, o);
-  }
+  put_list(w.arr("top"), r.top, put_next);
+  put_list(w.arr("before_top"), r.before_top, put_next);
+  put_list(w.arr("rising"), r.rising, put_next);
+  put_list(w.arr("units"), r.units, put_unit);
   put_unit(w.obj("picked"), r.picked);
   put_numbers(w.arr("picked_per_token"), r.picked_per_token);
   put_numbers(w.arr("picked_gate"), r.picked_gate);
   put_numbers(w.arr("picked_up"), r.picked_up);
-  cJSON* flow = w.arr("flow");
-  for (const model_layer_flow& f : r.flow) {
-    cJSON* o = cJSON_CreateObject();
-    jw fw(o);
-    fw.num("mlp_l2", f.mlp_l2);
-    fw.num("out_l2", f.out_l2);
-    cJSON_AddItemToArray(flow, o);
-  }
-  cJSON* gl = w.arr("gate_layers");
-  for (int l : r.gate_layers) cJSON_AddItemToArray(gl, cJSON_CreateNumber(l));
-  put_counts(w.arr("gates_stream"), r.gates_stream);
-  put_counts(w.arr("gates_shortcut"), r.gates_shortcut);
+  put_list(w.arr("flow"), r.flow, put_flow);
+  put_numbers(w.arr("gate_layers"), r.gate_layers);
+  put_list(w.arr("gates_stream"), r.gates_stream, put_counts);
+  put_list(w.arr("gates_shortcut"), r.gates_shortcut, put_counts);
   return printed(w.o);
 }
 
-bool model_reply_parse(const std::string& json, model_reply* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_reply reply_read(const cJSON* o) {
   model_reply r;
   r.id = (uint32_t)get_int(o, "id");
   r.error = get_error(json_member(o, "error"));
-  r.prompt = get_tokens(json_member(o, "prompt"));
+  r.prompt = get_list(json_member(o, "prompt"), get_token);
   r.position = get_small(o, "position", 0, 0, 1 << 20);
-  r.top = get_next(json_member(o, "top"));
-  r.before_top = get_next(json_member(o, "before_top"));
-  r.rising = get_next(json_member(o, "rising"));
-  const cJSON* units = json_member(o, "units");
-  if (list_ok(units))
-    for (const cJSON* u = json_first(units); u; u = u->next) r.units.push_back(get_unit(u));
+  r.top = get_list(json_member(o, "top"), get_next);
+  r.before_top = get_list(json_member(o, "before_top"), get_next);
+  r.rising = get_list(json_member(o, "rising"), get_next);
+  r.units = get_list(json_member(o, "units"), get_unit);
   r.picked = get_unit(json_member(o, "picked"));
-  r.picked_per_token = get_numbers(json_member(o, "picked_per_token"));
-  r.picked_gate = get_numbers(json_member(o, "picked_gate"));
-  r.picked_up = get_numbers(json_member(o, "picked_up"));
-  const cJSON* flow = json_member(o, "flow");
-  if (list_ok(flow))
-    for (const cJSON* f = json_first(flow); f; f = f->next) r.flow.push_back({(float)get_num(f, "mlp_l2"), (float)get_num(f, "out_l2")});
+  r.picked_per_token = get_list(json_member(o, "picked_per_token"), get_float);
+  r.picked_gate = get_list(json_member(o, "picked_gate"), get_float);
+  r.picked_up = get_list(json_member(o, "picked_up"), get_float);
+  r.flow = get_list(json_member(o, "flow"), get_flow);
   for (int64_t l : get_ints(json_member(o, "gate_layers"))) r.gate_layers.push_back((int)l);
-  r.gates_stream = get_counts(json_member(o, "gates_stream"));
-  r.gates_shortcut = get_counts(json_member(o, "gates_shortcut"));
-  *out = r;
-  return true;
+  r.gates_stream = get_list(json_member(o, "gates_stream"), get_counts);
+  r.gates_shortcut = get_list(json_member(o, "gates_shortcut"), get_counts);
+  return r;
+}
+
+bool model_reply_parse(const std::string& json, model_reply* out) {
+  return message_parse(json, out, reply_read);
 }
 
 // [SECTION] the status
@@ -333,16 +325,7 @@ std::string model_status_json(const model_status& s) {
   w.num("cached_bytes", (double)s.cached_bytes);
   w.num("memory_bytes", (double)s.memory_bytes);
   w.num("bytes_network", (double)s.bytes_network);
-  cJSON* files = w.arr("files");
-  for (const model_status_file& f : s.files) {
-    cJSON* o = cJSON_CreateObject();
-    jw fw(o);
-    fw.str("file", f.file);
-    fw.num("loaded", (double)f.loaded);
-    fw.num("total", (double)f.total);
-    fw.flag("failed", f.failed);
-    cJSON_AddItemToArray(files, o);
-  }
+  put_list(w.arr("files"), s.files, put_file);
   w.flag("paused", s.paused);
   w.str("failed_file", s.failed_file);
   put_error(w.obj("error"), s.error);
@@ -350,10 +333,7 @@ std::string model_status_json(const model_status& s) {
   return printed(w.o);
 }
 
-bool model_status_parse(const std::string& json, model_status* out) {
-  const json_tree t = json_parse(json);
-  const cJSON* o = t.get();
-  if (!cJSON_IsObject(o)) return false;
+static model_status status_read(const cJSON* o) {
   model_status s;
   s.location = json_string(json_member(o, "location"));
   s.phase = (model_status_phase)get_small(o, "phase", 0, 0, MODEL_STATUS_FAILED);
@@ -365,19 +345,18 @@ bool model_status_parse(const std::string& json, model_status* out) {
   s.intermediate = get_small(o, "intermediate", 0, 0, 1 << 24);
   s.vocab = get_small(o, "vocab", 0, 0, 1 << 25);
   s.tokenizer = cJSON_IsTrue(json_member(o, "tokenizer"));
-  s.download_bytes = (uint64_t)std::max<int64_t>(0, get_int(o, "download_bytes"));
-  s.cached_bytes = (uint64_t)std::max<int64_t>(0, get_int(o, "cached_bytes"));
-  s.memory_bytes = (uint64_t)std::max<int64_t>(0, get_int(o, "memory_bytes"));
-  s.bytes_network = (uint64_t)std::max<int64_t>(0, get_int(o, "bytes_network"));
-  const cJSON* files = json_member(o, "files");
-  if (list_ok(files))
-    for (const cJSON* f = json_first(files); f; f = f->next)
-      s.files.push_back({json_string(json_member(f, "file")), (uint64_t)std::max<int64_t>(0, get_int(f, "loaded")),
-                         (uint64_t)std::max<int64_t>(0, get_int(f, "total")), cJSON_IsTrue(json_member(f, "failed")) != 0});
+  s.download_bytes = get_size(o, "download_bytes");
+  s.cached_bytes = get_size(o, "cached_bytes");
+  s.memory_bytes = get_size(o, "memory_bytes");
+  s.bytes_network = get_size(o, "bytes_network");
+  s.files = get_list(json_member(o, "files"), get_file);
   s.paused = cJSON_IsTrue(json_member(o, "paused"));
   s.failed_file = json_string(json_member(o, "failed_file"));
   s.error = get_error(json_member(o, "error"));
   s.storage_notice = json_string(json_member(o, "storage_notice"));
-  *out = s;
-  return true;
+  return s;
+}
+
+bool model_status_parse(const std::string& json, model_status* out) {
+  return message_parse(json, out, status_read);
 }

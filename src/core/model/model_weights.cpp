@@ -47,9 +47,15 @@ wmat_view wmatrix::view() const {
   return v;
 }
 
-static uint64_t matrix_bytes(int64_t rows, int64_t cols, wmat_format f) {
+// A matrix's two buffers in its format: its values, and for Q8G one f32 scale a group. The budget
+// (model_weights_bytes) and the allocation (model_weights_prepare) read these same sizes.
+struct matrix_sizes {
+  uint64_t values = 0, scales = 0;
+  uint64_t total() const { return values + scales; }
+};
+static matrix_sizes matrix_sizes_of(int64_t rows, int64_t cols, wmat_format f) {
   const uint64_t n = (uint64_t)rows * (uint64_t)cols;
-  return f == WMAT_BF16 ? 2 * n : n + 4 * (n / WMAT_GROUP);
+  return f == WMAT_BF16 ? matrix_sizes{2 * n, 0} : matrix_sizes{n, 4 * (n / WMAT_GROUP)};
 }
 
 // The embedding (and lm_head) in the embedding's format, the rest in the layers'. Q8G needs whole
@@ -62,7 +68,7 @@ static wmat_format format_for(const model_tensor& t, model_formats formats) {
 uint64_t model_weights_bytes(const std::vector<model_tensor>& plan, model_formats format) {
   uint64_t b = 0;
   for (const model_tensor& t : plan)
-    b += t.matrix ? matrix_bytes(t.shape[0], t.shape[1], format_for(t, format)) : 4 * (uint64_t)t.elements();
+    b += t.matrix ? matrix_sizes_of(t.shape[0], t.shape[1], format_for(t, format)).total() : 4 * (uint64_t)t.elements();
   return b;
 }
 
@@ -142,10 +148,8 @@ bool model_weights_prepare(model_weights* w, const model_spec& spec, const std::
     wmatrix* m = matrix_of(w, t);
     m->rows = (int)t.shape[0], m->cols = (int)t.shape[1];
     m->format = format_for(t, format);
-    const uint64_t n = (uint64_t)m->rows * m->cols;
-    const bool ok = m->values.alloc((size_t)(m->format == WMAT_BF16 ? 2 * n : n)) &&
-                    (m->format == WMAT_BF16 || m->scales.alloc((size_t)(4 * (n / WMAT_GROUP))));
-    if (!ok) {
+    const matrix_sizes z = matrix_sizes_of(m->rows, m->cols, m->format);
+    if (!m->values.alloc((size_t)z.values) || !m->scales.alloc((size_t)z.scales)) {  // alloc(0) holds nothing
       if (why) *why = read_error_in(READ_AT_FILE, STR_MODEL_NO_MEMORY, {fmt_mib(model_weights_bytes(plan, format))});
       *w = model_weights();
       return false;
@@ -215,12 +219,14 @@ bool model_load(byte_source* src, model_formats format, model_weights* out, std:
   read_error reason;
   model_spec_problem problem;
   std::vector<model_tensor> plan;
-  if (!model_spec_parse(config_text, &spec, &problem, &reason) || !model_tensor_plan(ck, &spec, &plan, &problem, &reason) ||
-      !model_weights_prepare(out, spec, plan, format, &reason)) {
+  auto failed = [&]() {  // the reason in the CLI's words, and as data
     *error = read_error_text_in(LAB_LANG_EN, reason);
     if (why) *why = reason;
     return false;
-  }
+  };
+  if (!model_spec_parse(config_text, &spec, &problem, &reason) || !model_tensor_plan(ck, &spec, &plan, &problem, &reason) ||
+      !model_weights_prepare(out, spec, plan, format, &reason))
+    return failed();
   std::vector<unsigned char> raw;
   for (const model_tensor& t : plan) {
     const st_tensor* st = ck.find(t.name);
@@ -233,11 +239,7 @@ bool model_load(byte_source* src, model_formats format, model_weights* out, std:
       const int64_t n = std::min(step, rows - r);
       raw.resize((size_t)(n * row_bytes));
       if (!src->read(file, st->begin + (uint64_t)(r * row_bytes), raw.size(), raw.data(), error)) return false;
-      if (!model_weights_put(out, t, r, n, st->dtype, raw.data(), &reason)) {
-        *error = read_error_text_in(LAB_LANG_EN, reason);
-        if (why) *why = reason;
-        return false;
-      }
+      if (!model_weights_put(out, t, r, n, st->dtype, raw.data(), &reason)) return failed();
     }
   }
   return true;

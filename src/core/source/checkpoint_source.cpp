@@ -105,14 +105,7 @@ bool checkpoint_source::check_fits(source_failure* f) {
 bool checkpoint_source::build_tensors(source_failure* f) {
   const checkpoint_opened& opened = opener_->opened();
   const checkpoint& ck = opened.ck;
-  tensor_fetch_options fo;
-  fo.chunk_bytes = options_.chunk_bytes;
-  fo.slice_elements = options_.slice_elements;
-  fo.convert_budget_seconds = options_.convert_budget_seconds;
-  fo.clock = options_.clock;
-  fo.stall_seconds = options_.stall_seconds;
-  fo.one_request_per_file = options_.one_request_per_file;
-  fetch_.reset(new tensor_fetch(client_, this, fo));
+  fetch_.reset(new tensor_fetch(client_, this, static_cast<const tensor_fetch_options&>(options_)));
   roles_.clear();
   auto add = [&](const tensor_rows& what, role r) {
     const int t = fetch_->add(opened, what);

@@ -31,17 +31,11 @@
 #include "core/source/layer_residency.h"
 #include "core/source/layer_source.h"
 
-struct checkpoint_source_options {
-  double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
+// The fetch's own options (chunk size, conversion budget, clock, stall, one request per file) are
+// tensor_fetch's, inherited so that a new one reaches this source without being copied here.
+struct checkpoint_source_options : tensor_fetch_options {
   uint64_t resident_bytes = SOURCE_RESIDENT_BYTES;
-  uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint32_t header_prefetch = CKPT_HEADER_PREFETCH;  // first request of a shard's header
-  uint64_t slice_elements = CKPT_SLICE_ELEMENTS;     // values converted per slice
-  double convert_budget_seconds = 0.008;             // conversion per pump
-  double (*clock)() = tensor_fetch_clock;            // for the budget; null: one slice per pump
-  // One range of a file in flight at a time: Chromium's HTTP cache sent a range twice when two of
-  // one file were in flight (the browser tests, under load).
-  bool one_request_per_file = true;
   // A teacher's sentence (the link's ids= and text=). Empty: the synthetic checkpoint's default,
   // or for a real model `lesson_sentence` (the caller's words) through its own tokenizer.json via
   // `tokenizer` (STREAM_NEEDS_IDS when there is none or it cannot be read).
