@@ -21,7 +21,8 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
   if (st.layers > 0)
     out.push_back(strf(tr(STR_MODEL_NAME), st.name.c_str(), std::to_string(st.layers).c_str(), std::to_string(st.hidden).c_str(),
                        fmt_count(st.vocab).c_str()));
-  if (st.synthetic) out.push_back(tr(STR_MODEL_SYNTHETIC));
+  // The built-in model is described; another checkpoint that says it is synthetic is only said so.
+  if (st.synthetic) out.push_back(tr(model_session_builtin(ms) ? STR_MODEL_SYNTHETIC : STR_MODEL_SYNTHETIC_OTHER));
   switch (st.phase) {
     case MODEL_STATUS_IDLE:
     case MODEL_STATUS_OPENING: out.push_back(tr(STR_MODEL_OPENING)); break;

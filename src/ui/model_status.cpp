@@ -39,7 +39,7 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
 void model_status_draw(live_session* ls, lab_state* s) {
   model_session* ms = ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
-  if (ms->status.synthetic && !s->lock) {
+  if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
     if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
     item_probe("model-offer-whole");
     widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));

@@ -217,6 +217,10 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       await waitForMirror(page, row(run.before_top[0]), TIMEOUT);
       const text = await mirror(page);
       expectIncludes(text, "swiglu-lab/synthetic-llama-whole", "the mirror names the Llama checkpoint");
+      expectIncludes(text, "This checkpoint says it is synthetic", "the checkpoint is said synthetic");
+      expect(!text.includes("The built-in whole model"), "another checkpoint described as the built-in model");
+      expect(!(await page.evaluate(() => window.labItemRect("model-offer-whole"))),
+        "the real model offered on a model= link");
       for (const t of run.before_top) expectIncludes(text, row(t), "the top 10 before → after");
       expect(h.log.some((e) => /\.safetensors$/.test(e.path)), "no weights were asked of the host");
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));

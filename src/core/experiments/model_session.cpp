@@ -6,6 +6,8 @@
 
 std::string model_session_location(const lab_state& s) { return s.model.empty() ? MODEL_DEFAULT_LOCATION : s.model; }
 
+bool model_session_builtin(const model_session& ms) { return ms.location == MODEL_DEFAULT_LOCATION; }
+
 std::vector<int> model_session_gate_layers(const lab_state& s, int layers) {
   std::vector<int> all;
   for (int l = 0; l < layers; l++) all.push_back(l);

@@ -28,6 +28,8 @@ struct model_session {
 
 // The model a state names: its model= when set, else the built-in one.
 std::string model_session_location(const lab_state& s);
+// The session is on the built-in synthetic model (no model=, or model= naming it).
+bool model_session_builtin(const model_session& ms);
 // The question a state means, on a model of `layers` layers: the link's ids (or its text, or the
 // lesson's prompt) and its off=; the flow and the rule book's units read the token `tok` picks
 // (the last by default), the rule book its picked unit (layer=, unit=); the gates view on the
