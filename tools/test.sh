@@ -5,6 +5,7 @@
 # page-weight budget and the browser tests in headless Chromium (README "Tests").
 #   tools/test.sh                     everything, as CI does (.ci/run)
 #   SWIGLU_TEST_SEED=N tools/test.sh  replays a run's random tests (the seed is printed first)
+#   SWIGLU_NO_CCACHE=1 tools/test.sh  builds without the compiler cache (a cold build's time)
 # The three builds run side by side (each one's output in build-NAME.log, shown if it fails) and
 # ctest runs two entries at a time, longest first: on two cores nothing waits for a serial link
 # or a page's network. Warnings in our own code fail the build here (SWIGLU_WERROR).
@@ -19,6 +20,15 @@ export NODE_PATH=/usr/share/nodejs  # Emscripten's tools need Debian's acorn (TO
 export SWIGLU_TEST_SEED="${SWIGLU_TEST_SEED:-$(( $(date +%s%N) / 1000 % 2147483647 + 1 ))}"
 phase "seed $SWIGLU_TEST_SEED (SWIGLU_TEST_SEED=$SWIGLU_TEST_SEED tools/test.sh replays it)"
 export SWIGLU_CMAKE_ARGS="-DSWIGLU_WERROR=ON ${SWIGLU_CMAKE_ARGS:-}"
+# The compiler cache (installed by setup.sh): a clone of a tree this machine built before compiles
+# only what changed. Paths are taken relative to the clone, so clones in other directories share it.
+# (Emscripten wraps its own clang: EM_COMPILER_WRAPPER; the native and fuzz builds take a launcher.)
+LAUNCHER=""
+if command -v ccache >/dev/null 2>&1 && [ "${SWIGLU_NO_CCACHE:-}" = "" ]; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true EM_COMPILER_WRAPPER=ccache
+  LAUNCHER="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+  phase "compiler cache: ccache ($(ccache -s 2>/dev/null | awk '/Cache size/ && !n { sub(/^ */, ""); print; n = 1 }'); SWIGLU_NO_CCACHE=1 builds without)"
+fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"  # per build: 3 builds x 2 jobs
 
 build_wasm() {  # the page and the wasm tests
@@ -26,11 +36,11 @@ build_wasm() {  # the page and the wasm tests
   cmake --build build-wasm
 }
 build_fuzz() {  # the libFuzzer targets (clang, ASan, UBSan); ctest replays their corpus
-  tools/fuzz.sh build
+  SWIGLU_CMAKE_ARGS="$SWIGLU_CMAKE_ARGS $LAUNCHER" tools/fuzz.sh build
 }
 build_native() {  # the native tests, tools and the default pack (copied into build-wasm/site/)
   cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWIGLU_WASM_DIR="$PWD/build-wasm" \
-    -DSWIGLU_FUZZ_DIR="$PWD/build-fuzz" $SWIGLU_CMAKE_ARGS
+    -DSWIGLU_FUZZ_DIR="$PWD/build-fuzz" $SWIGLU_CMAKE_ARGS $LAUNCHER
   cmake --build build-native
 }
 echo "[test] building build-wasm/, build-fuzz/ and build-native/ side by side (build-*.log)"
