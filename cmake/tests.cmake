@@ -164,11 +164,19 @@ foreach(f ${SWIGLU_BROWSER_GROUPS})
   string(REGEX REPLACE "_tests\\.mjs$" "" g ${f})
   add_test(NAME browser_${g} COMMAND node ${CMAKE_SOURCE_DIR}/tests/browser/run.mjs --group ${g}
     --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  # One Chromium at a time: the fast-3G and stall tests time the page, and two browsers on two
-  # cores would time each other. A native test runs beside it.
+  # Browsers in two lanes. The groups that time the page (fast 3G, stalls, keys within a frame,
+  # positions at the first frame) hold both lanes, so nothing runs beside them; the groups that
+  # only wait on conditions (a mirror's text, a host's log) hold one, so two of them share the
+  # machine. A native test may run beside either.
   # And none beside the heavy native entries: they start once those are done (DEPENDS orders, it
   # does not require a pass), so a browser test's keys and timers never share the CPU with them.
-  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK chromium
+  set(lane "chromium_a;chromium_b")
+  if(g STREQUAL "model")
+    set(lane chromium_a)
+  elseif(g STREQUAL "lesson" OR g STREQUAL "checkpoint")
+    set(lane chromium_b)
+  endif()
+  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK "${lane}"
     DEPENDS "core_tests;core_tests_wasm;tokenizer_compare;ui_tests;early_text;tokenizer_wasm_compare")
 endforeach()
 
@@ -190,7 +198,7 @@ add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
 
 # ctest -j2 (tools/test.sh) starts the longest entries first: a fresh clone has no cost data of its
 # own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.
-foreach(entry browser_liveux:400 browser_lesson:300 browser_page:250 browser_live:200 browser_load:150
+foreach(entry browser_liveux:400 browser_lesson:300 browser_model:280 browser_page:250 browser_live:200 browser_load:150
               browser_tokenizer:150 browser_checkpoint:120 tokenizer_compare:90 core_tests_wasm:30 core_tests:20
               cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
   string(REPLACE ":" ";" entry ${entry})
