@@ -228,25 +228,24 @@ std::string flow_picked_text(const model_reply& r, const lab_state& s) {
 }
 
 // [SECTION] the gates view on the stream
-std::vector<gate_row> gates_stream_rows(const model_reply& r) {
+// The reply's counts of one input (stream or shortcut) as the gates view's rows: live, computed here.
+static std::vector<gate_row> counted_rows(const model_reply& r, const std::vector<mlp_gate_counts>& counts) {
   std::vector<gate_row> rows;
-  for (size_t i = 0; i < r.gate_layers.size() && i < r.gates_stream.size(); i++) {
+  for (size_t i = 0; i < r.gate_layers.size() && i < counts.size(); i++) {
     gate_row row;
     row.layer = r.gate_layers[i];
     row.available = row.live = true;
-    row.counts = r.gates_stream[i];
+    row.counts = counts[i];
     rows.push_back(row);
   }
   return rows;
 }
 
+std::vector<gate_row> gates_stream_rows(const model_reply& r) { return counted_rows(r, r.gates_stream); }
+
 std::vector<view_row> gates_shortcut_rows(const model_reply& r, double thr) {
   std::vector<view_row> rows;
-  for (size_t i = 0; i < r.gate_layers.size() && i < r.gates_shortcut.size(); i++) {
-    gate_row g;
-    g.layer = r.gate_layers[i];
-    g.available = g.live = true;
-    g.counts = r.gates_shortcut[i];
+  for (const gate_row& g : counted_rows(r, r.gates_shortcut)) {
     view_row row = gates_layer_row(g, thr);
     row.note = tr(STR_GATES_SHORTCUT);
     row.note_tone = TONE_MUTED;

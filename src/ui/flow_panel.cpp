@@ -31,17 +31,7 @@ void flow_panel_draw(void* self, panel_frame* f) {
   ImGui::Separator();
   widget_text_wrapped(std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r));
   if (!s->off.empty()) widget_text_wrapped(strf(tr(STR_RULES_OFF), rules_off_text(*s).c_str()));
-  // The token the bars read: one button a prompt token (tok= in the link; none picked: the last).
-  ImGui::AlignTextToFramePadding();
-  widget_text(tr(STR_FLOW_PICK));
-  for (size_t t = 0; t < r.prompt.size(); t++) {
-    const std::string label = model_token_text(r.prompt[t]);
-    widget_same_line_if_fits(widget_button_width(label.c_str()));
-    ImGui::PushID((int)t);
-    if (ImGui::RadioButton(label.c_str(), r.position == (int)t)) s->token = (int64_t)t;
-    item_probe(("flow-token-" + std::to_string(t)).c_str());
-    ImGui::PopID();
-  }
+  model_token_picker(s, r, tr(STR_FLOW_PICK), "flow-token");  // the token the bars read
   widget_text(strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
   const std::string picked = flow_picked_text(r, *s);
   if (!picked.empty()) widget_text_wrapped(picked);

@@ -1,4 +1,4 @@
-// The whole model's status above its views (view=rules, view=flow): what the model is, the
+// The whole model's status above its views (view=rules, view=flow, the gates view's in=stream): what the model is, the
 // download to confirm (its size named; a phone warned), progress with Cancel, a failure with
 // Retry. The lines are the core's (model_view.h), as the mirror prints them.
 #pragma once
@@ -8,6 +8,7 @@
 
 struct live_session;
 struct model_session;
+struct model_reply;
 
 // The page's one whole-model session (the platform's model_service behind it), given to `ls` and
 // brought up to date for the state: once a frame while a whole-model view is shown.
@@ -18,3 +19,6 @@ void model_views_frame(live_session* ls, const lab_state& s, double now);
 void model_status_draw(live_session* ls, lab_state* s);
 // One of the views' rows: its label and note, its cells, and its bar under them.
 void model_row_draw(const view_row& row);
+// One radio button a prompt token, after `label` (tok= in the link; none picked: the view's own,
+// the reply's position); probes named PREFIX-N.
+void model_token_picker(lab_state* s, const model_reply& r, const char* label, const char* probe_prefix);

@@ -20,20 +20,6 @@ struct rules_memory {
 };
 }  // namespace
 
-// "Find units for this token": one button a prompt token (tok= in the link; none picked: the last).
-static void token_picker(lab_state* s, const model_reply& r) {
-  ImGui::AlignTextToFramePadding();
-  widget_text(tr(STR_RULES_FIND));
-  for (size_t t = 0; t < r.prompt.size(); t++) {
-    const std::string label = model_token_text(r.prompt[t]);
-    widget_same_line_if_fits(widget_button_width(label.c_str()));
-    ImGui::PushID((int)t);
-    if (ImGui::RadioButton(label.c_str(), r.position == (int)t)) s->token = (int64_t)t;
-    item_probe(("rules-token-" + std::to_string(t)).c_str());
-    ImGui::PopID();
-  }
-}
-
 // The prompt's tokens in a row, each on a patch as strong as the unit's activation there (lesson
 // 001's "fires on city names": orange where it is positive, blue where negative).
 static void fires_on(const model_reply& r) {
@@ -100,7 +86,7 @@ void rules_panel_draw(void* self, panel_frame* f) {
     for (const view_row& row : rules_rising_rows(r)) model_row_draw(row);
   }
   ImGui::Separator();
-  token_picker(s, r);
+  model_token_picker(s, r, tr(STR_RULES_FIND), "rules-token");  // "find units for this token"
   widget_text_wrapped(strf(tr(STR_RULES_UNITS), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON));
   const std::vector<view_row> rows = rules_unit_rows(r, *s);
   for (size_t i = 0; i < rows.size(); i++) {

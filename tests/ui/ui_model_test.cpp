@@ -54,6 +54,11 @@ struct direct_run {
     mem_files copy = files;
     REQUIRE(model_load(&copy, model_formats(), &w, &err));
   }
+  forward_trace forward(const std::vector<int64_t>& ids) const {
+    forward_trace run;
+    model_forward(w, ids, {}, &run);
+    return run;
+  }
 };
 
 void answer_typed(headless_page& page, const char* text) {
@@ -114,9 +119,7 @@ TEST_CASE("flow: a row a layer with both L2s and their ratio, every number in th
 TEST_CASE("flow: a tap on a prompt token reads the bars there (tok=), each layer's |MLP| as run directly") {
   model_site site;
   direct_run direct(site.files);
-  const std::vector<int64_t> ids = {1, 2, 3, 4};
-  forward_trace run;
-  model_forward(direct.w, ids, {}, &run);
+  const forward_trace run = direct.forward({1, 2, 3, 4});
   headless_page page("#v=1&view=flow&ids=1,2,3,4&lang=en");
   REQUIRE(model_site::settle_until(page, "Layer 23: |MLP|"));
   CHECK(page.app.state.token == -1);  // none picked: the last
@@ -160,9 +163,7 @@ TEST_CASE("whole model: a model= that is not there says so in both languages, an
 TEST_CASE("gates in=stream: each layer's shares on the stream it reads, as run directly; the input said; a tap switches") {
   model_site site;
   direct_run direct(site.files);
-  const std::vector<int64_t> ids = {1, 2, 3, 4};
-  forward_trace run;
-  model_forward(direct.w, ids, {}, &run);
+  const forward_trace run = direct.forward({1, 2, 3, 4});
   // Layer l's row as the page must print it, its shares counted here from the forward pass.
   auto row = [&](int l) {
     gate_row g;
@@ -201,9 +202,7 @@ TEST_CASE("gates in=stream: each layer's shares on the stream it reads, as run d
 TEST_CASE("rule book: units for a picked token (tok=), a picked unit's condition and conclusion, its weights one tap away") {
   model_site site;
   direct_run direct(site.files);
-  const std::vector<int64_t> ids = {1, 2, 3, 4};
-  forward_trace run;
-  model_forward(direct.w, ids, {}, &run);
+  const forward_trace run = direct.forward({1, 2, 3, 4});
   headless_page page("#v=1&view=rules&ids=1,2,3,4&lang=en");
   REQUIRE(model_site::settle_until(page, "writes toward"));
   // Find units for token 1: the list is the forward pass's top units there.
@@ -244,9 +243,7 @@ TEST_CASE("rule book: units for a picked token (tok=), a picked unit's condition
 TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; the quiz's flow question checked against them") {
   model_site site;
   direct_run direct(site.files);
-  const std::vector<int64_t> ids = {1, 2, 3, 4};
-  forward_trace run;
-  model_forward(direct.w, ids, {}, &run);
+  const forward_trace run = direct.forward({1, 2, 3, 4});
   int largest = 0;
   for (int l = 1; l < 24; l++)
     if (run.mlp_l2[l][3] / run.out_l2[l][3] > run.mlp_l2[largest][3] / run.out_l2[largest][3]) largest = l;
