@@ -309,7 +309,7 @@ const VIEWS = [
     numbers: ["y₁ = 1×(-0.268941) + 0×0.000000 + 1×2.193176 + 0×(-1.761594) = 1.924234", "0.880797", "2.193176"] },
   { name: "silu", fragment: "#v=1&view=silu&z=-1&ov=sigmoid,gelu", numbers: ["-0.268941", "-0.158655", "-0.278465"] },
   { name: "budget", fragment: "#v=1&view=budget", numbers: ["11,010,048 (11.01M)", "264,241,152", "201,326,592"] },
-  { name: "quiz", fragment: "#v=1&view=quiz&quiz=odot", numbers: ["1 / 11"] },
+  { name: "quiz", fragment: "#v=1&view=quiz&quiz=odot", numbers: ["1 / 12"] },
   { name: "glossary", fragment: "#v=1&view=glossary", numbers: ["3584", "1024"] },
   { name: "notices", fragment: "#v=1&view=hand&x=a&wu=b&wg=c&wd=d&step=e&z=f&ov=g&h=h&f=i&layers=j&lang=k",
     numbers: ["'layers'", "1.924234"] },
