@@ -335,8 +335,9 @@ void lab_app_frame(lab_app* app, double now) {
   // On a phone the gates view's figure comes first, as in the early text (its histograms at the
   // top), and the live header under the view: at the first frame the figures stay on screen. A
   // failure (what failed, Retry) goes back on top, where it is seen.
-  const bool figure_first = v.live() && !whole_model && (v.needs & LIVE_GATE_HISTOGRAMS) && app->choice.ready && lab_app_phone(app) &&
-                            !live_source_has_failure(app->live.source.get());
+  // On the stream (in=stream) the figure comes first too, once the whole model has answered.
+  const bool figure_first = v.live() && (v.needs & LIVE_GATE_HISTOGRAMS) && lab_app_phone(app) &&
+                            (whole_model || (app->choice.ready && !live_source_has_failure(app->live.source.get())));
   const bool pick_layers = (v.needs & LIVE_GATE_HISTOGRAMS) != 0;
   if (v.live() && !whole_model && !figure_first) {
     live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
@@ -346,7 +347,7 @@ void lab_app_frame(lab_app* app, double now) {
   const panel_row& row = PANELS[app->state.view];
   row.keys(app->panels[app->state.view], &f);
   row.draw(app->panels[app->state.view], &f);
-  if (figure_first) {
+  if (figure_first && !whole_model) {
     ImGui::Separator();
     live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
   }

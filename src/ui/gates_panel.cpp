@@ -123,7 +123,7 @@ static void gates_input_choice(lab_state* s) {
   const struct { int input; str_id label; const char* probe; } choices[] = {
       {LAB_GATES_EMBED, STR_GATES_IN_EMBED_SHORT, "gates-in-embed"}, {LAB_GATES_STREAM, STR_GATES_IN_STREAM_SHORT, "gates-in-stream"}};
   for (const auto& c : choices) {
-    widget_same_line_if_fits(widget_button_width(tr(c.label)));
+    widget_same_line_if_fits(widget_checkbox_width(tr(c.label)));
     if (ImGui::RadioButton(tr(c.label), s->gates_input == c.input)) s->gates_input = c.input;
     item_probe(c.probe);
   }
@@ -206,30 +206,41 @@ static std::vector<std::string> probe_tokens(live_session* ls, const live_choice
 }
 
 // On the stream (in=stream): the whole model's answer for the prompt, drawn as on the pack, and
-// the same layers' shares on the lessons' shortcut under it.
-static void gates_stream_draw(lab_state* s, live_session* ls) {
+// the same layers' shares on the lessons' shortcut under them. On a phone (`figure_first`) the
+// figure and its shares come first, as on the pack.
+static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first) {
+  const model_session* ms = ls->model;
+  const bool ready = ms && model_view_ready(*ms, *s);
+  auto figure = [&]() {
+    const model_reply& r = ms->reply;
+    gates_legend(s);
+    const std::vector<gate_row> rows = gates_stream_rows(r);
+    gates_figure(rows, s->threshold, figure_first);
+    for (const view_row& row : gates_shortcut_rows(r, s->threshold)) model_row_draw(row);
+    gates_summary(rows, s->threshold, ms->status.synthetic);
+  };
+  if (ready && figure_first) {  // what the figure is computed on, said above it (the choice is further down)
+    widget_text_wrapped(gates_input_line(*s));
+    figure();
+    ImGui::Separator();
+  }
   widget_prose(tr(STR_GATES_INTRO));
   gates_input_choice(s);
   widget_text_wrapped(tr(STR_GATES_STREAM_NOTE));
-  if (!ls->model) return;
-  const model_session& ms = *ls->model;
+  if (!ms) return;
   model_status_draw(ls, s);
-  if (!model_view_ready(ms, *s)) return;
-  const model_reply& r = ms.reply;
+  if (!ready) return;
+  const model_reply& r = ms->reply;
   ImGui::Separator();
   widget_text_wrapped(std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r));
   std::vector<std::string> tokens;
   for (const token_text& t : r.prompt) tokens.push_back(model_token_text(t));
   gates_controls(s, tokens);
-  gates_legend(s);
-  const std::vector<gate_row> rows = gates_stream_rows(r);
-  gates_figure(rows, s->threshold, false);
-  for (const view_row& row : gates_shortcut_rows(r, s->threshold)) model_row_draw(row);
-  gates_summary(rows, s->threshold, ms.status.synthetic);
+  if (!figure_first) figure();
 }
 
 static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first) {
-  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls);
+  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls, figure_first);
   if (!c.ready) {
     widget_prose(tr(STR_GATES_INTRO));
     return gates_input_choice(s);

@@ -94,7 +94,7 @@ void model_token_picker(lab_state* s, const model_reply& r, const char* label, c
   widget_text(label);
   for (size_t t = 0; t < r.prompt.size(); t++) {
     const std::string text = model_token_text(r.prompt[t]);
-    widget_same_line_if_fits(widget_button_width(text.c_str()));
+    widget_same_line_if_fits(widget_checkbox_width(text.c_str()));
     ImGui::PushID((int)t);
     if (ImGui::RadioButton(text.c_str(), r.position == (int)t)) s->token = (int64_t)t;
     item_probe((std::string(probe_prefix) + "-" + std::to_string(t)).c_str());
