@@ -3,6 +3,7 @@
 // "no answer", never as a crash.
 #include "core/model/model_protocol.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/json_read.h"
@@ -281,6 +282,8 @@ std::string model_reply_json(const model_reply& r) {
   for (int l : r.gate_layers) cJSON_AddItemToArray(gl, cJSON_CreateNumber(l));
   put_counts(w.arr("gates_stream"), r.gates_stream);
   put_counts(w.arr("gates_shortcut"), r.gates_shortcut);
+  w.num("forward_ms", r.forward_ms);
+  w.num("switch_off_ms", r.switch_off_ms);
   return printed(w.o);
 }
 
@@ -307,6 +310,8 @@ bool model_reply_parse(const std::string& json, model_reply* out) {
   for (int64_t l : get_ints(json_member(o, "gate_layers"))) r.gate_layers.push_back((int)l);
   r.gates_stream = get_counts(json_member(o, "gates_stream"));
   r.gates_shortcut = get_counts(json_member(o, "gates_shortcut"));
+  r.forward_ms = std::max(0.0, get_num(o, "forward_ms", 0));
+  r.switch_off_ms = std::max(0.0, get_num(o, "switch_off_ms", 0));
   *out = r;
   return true;
 }
