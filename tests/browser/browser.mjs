@@ -6,7 +6,7 @@ import { createServer } from "../../tools/serve.mjs";
 
 // As root and without a network, Chromium needs these to start cleanly; SwiftShader gives it
 // WebGL2 on the CPU (TOOLCHAIN.md).
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
   "--disable-quic", "--no-first-run", "--disable-background-networking",
   "--disable-component-update", "--disable-sync",

@@ -255,12 +255,15 @@ TEST_CASE("the messages' JSON round-trips, and hostile text reads as no message 
     r.gate_layers = {3};
     r.gates_stream = {c};
     r.gates_shortcut = {c};
+    r.forward_ms = d(rng) / 8.0, r.switch_off_ms = d(rng) / 16.0;
     model_reply rb;
     REQUIRE(model_reply_parse(model_reply_json(r), &rb));
     CHECK(model_reply_json(rb) == model_reply_json(r));
     CHECK(rb.error.reason == r.error.reason);
     CHECK(rb.top[0].p == r.top[0].p);
     CHECK(rb.gates_stream[0].histogram[4] == 7);
+    CHECK(rb.forward_ms == r.forward_ms);
+    CHECK(rb.switch_off_ms == r.switch_off_ms);
   }
   model_status s;
   s.location = "hf:Qwen/Qwen3.5-0.8B";

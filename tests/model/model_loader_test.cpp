@@ -1,8 +1,9 @@
 // The whole model by byte ranges (core/model/model_loader.h) through the fetch seam's twin: the
 // same weights as the file reader's, a large download waiting for the go that names its size, a
-// reload from the cache with no weight byte and no question, the memory budget refusing before
-// anything is allocated, an unsupported mixer and a missing tensor named, Cancel and Retry
-// fetching only what is missing, a file replaced mid-load read again.
+// reload from the cache with no weight byte and no question (also when the cache's index comes
+// after the host's answers), the memory budget refusing before anything is allocated, an
+// unsupported mixer and a missing tensor named, Cancel and Retry fetching only what is missing, a
+// file replaced mid-load read again.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -94,6 +95,17 @@ TEST_CASE("a large download waits for the go; a cached model neither asks nor do
   CHECK(f.loader->phase() == MODEL_READY);  // never MODEL_ASKING: nothing to download
   CHECK(f.loader->cached_bytes() == f.loader->download_bytes());
   CHECK(f.net.network_bytes - first < 3 * (64 << 10));  // config, index, the two headers' first 64 KiB
+  // A reload whose cache index is still being read (the page's IndexedDB, slower than a loopback
+  // host): the loader waits for it, then neither asks nor downloads.
+  f.net.cache_index_known = false;
+  f.open();
+  f.settle(200);
+  CHECK(f.loader->phase() == MODEL_OPENING);
+  f.net.cache_index_known = true;
+  const uint64_t second = f.net.network_bytes;
+  f.settle();
+  CHECK(f.loader->phase() == MODEL_READY);
+  CHECK(f.net.network_bytes == second);
 }
 
 TEST_CASE("a model larger than the memory budget is refused before anything is allocated, saying how much", "[model][loader]") {

@@ -2,6 +2,7 @@
 #include "core/model/model_host.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "core/kernels/kernels.h"
@@ -200,6 +201,11 @@ void model_host::gate_counts(const model_question& q, model_reply* r) {
   }
 }
 
+// steady_clock: performance.now() in the worker.
+static double clock_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 static std::vector<double> probabilities(const forward_trace& t) {
   double mx = -INFINITY;
   for (float v : t.logits) mx = std::max(mx, (double)v);
@@ -227,7 +233,9 @@ model_reply model_host::answer(const model_question& q) {
     r.prompt.push_back(tt);
   }
   if (!has_base_ || base_.ids != ids) {
+    const double t0 = clock_ms();
     model_forward(w, ids, {}, &base_);
+    r.forward_ms = clock_ms() - t0;
     has_base_ = true;
     off_run_ = forward_trace();
   }
@@ -236,7 +244,11 @@ model_reply model_host::answer(const model_question& q) {
     if (u.layer >= 0 && u.layer < (int)w.spec.base.layers && u.unit >= 0 && u.unit < w.spec.base.intermediate) off.push_back(u);
   std::sort(off.begin(), off.end());
   off.erase(std::unique(off.begin(), off.end()), off.end());
-  if (!off.empty() && (off_run_.ids != ids || off_run_.off != off)) model_forward_switch_off(w, base_, off, &off_run_);
+  if (!off.empty() && (off_run_.ids != ids || off_run_.off != off)) {
+    const double t0 = clock_ms();
+    model_forward_switch_off(w, base_, off, &off_run_);
+    r.switch_off_ms = clock_ms() - t0;
+  }
   const forward_trace& run = off.empty() ? base_ : off_run_;
   const int T = (int)ids.size();
   r.position = q.position >= 0 && q.position < T ? q.position : T - 1;

@@ -95,7 +95,8 @@ void model_loader::pump(double now) {
       phase_ = MODEL_FAILED;
       return;
     }
-    if (opener_->state() != OPENER_DONE || !plan_weights()) return;
+    // The cached bytes decide whether to ask: counted once the cache knows what it holds.
+    if (opener_->state() != OPENER_DONE || !client_->cache_known() || !plan_weights()) return;
     phase_ = download_bytes_ - cached_bytes_ > options_.ask_above_bytes ? MODEL_ASKING : MODEL_LOADING;
   }
   if (phase_ != MODEL_LOADING) return;

@@ -3,6 +3,7 @@
 // "no answer", never as a crash.
 #include "core/model/model_protocol.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/json_read.h"
@@ -279,6 +280,8 @@ std::string model_reply_json(const model_reply& r) {
   put_numbers(w.arr("gate_layers"), r.gate_layers);
   put_list(w.arr("gates_stream"), r.gates_stream, put_counts);
   put_list(w.arr("gates_shortcut"), r.gates_shortcut, put_counts);
+  w.num("forward_ms", r.forward_ms);
+  w.num("switch_off_ms", r.switch_off_ms);
   return printed(w.o);
 }
 
@@ -300,6 +303,8 @@ static model_reply reply_read(const cJSON* o) {
   for (int64_t l : get_ints(json_member(o, "gate_layers"))) r.gate_layers.push_back((int)l);
   r.gates_stream = get_list(json_member(o, "gates_stream"), get_counts);
   r.gates_shortcut = get_list(json_member(o, "gates_shortcut"), get_counts);
+  r.forward_ms = std::max(0.0, get_num(o, "forward_ms", 0));
+  r.switch_off_ms = std::max(0.0, get_num(o, "switch_off_ms", 0));
   return r;
 }
 

@@ -65,6 +65,9 @@ struct model_reply {
   std::vector<int> gate_layers;
   std::vector<mlp_gate_counts> gates_stream;    // per gate layer: silu(gate) on what the layer sees
   std::vector<mlp_gate_counts> gates_shortcut;  // the lessons' recipe on the same model
+  // The host's own time for the runs this answer computed (0: kept from an earlier answer), for
+  // tools/bench/model_page.mjs: the prompt's forward pass, and the rerun with the units off.
+  double forward_ms = 0, switch_off_ms = 0;
 };
 
 enum model_status_phase { MODEL_STATUS_IDLE, MODEL_STATUS_OPENING, MODEL_STATUS_ASKING, MODEL_STATUS_LOADING,

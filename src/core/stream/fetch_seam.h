@@ -70,4 +70,7 @@ struct fetch_client {
   virtual uint64_t cache_bytes() const { return 0; }  // what the verified cache holds now
   // The verified cache holds a blob under `key` (so a request for it will not use the network).
   virtual bool cache_has(const std::string& key) const { (void)key; return false; }
+  // The cache's list of blobs is read, so cache_has answers for every blob (the page's IndexedDB
+  // index loads while the page starts, and a fast host can answer before it is in).
+  virtual bool cache_known() const { return true; }
 };

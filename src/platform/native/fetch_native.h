@@ -58,7 +58,9 @@ struct native_fetch : fetch_client {
   void cache_store(fetch_sink* sink, const std::string& cache_key, const void* data, size_t n) override;
   uint64_t cache_clear(const std::string& prefix) override;
   uint64_t cache_bytes() const override { return lru.bytes(); }
-  bool cache_has(const std::string& key) const override { return lru.has(key); }
+  bool cache_has(const std::string& key) const override { return cache_index_known && lru.has(key); }
+  bool cache_known() const override { return cache_index_known; }
+  bool cache_index_known = true;  // false: as the page before its IndexedDB index is read (has: no)
   // Answers every pending request (in order) into its sink, as the browser would between
   // frames; stalled ones stay pending. Returns how many were answered.
   int deliver(double now);

@@ -22,7 +22,7 @@ EM_JS(void, js_idb_open, (const char* database), {
   if (Module.labIdb) return;
   const name = UTF8ToString(database);
   Module.labIdb = new Promise((resolve, reject) => {
-    if (!self.indexedDB) return reject(new Error("no IndexedDB"));
+    if (!self.indexedDB) { Module._lab_cache_index_done(); return reject(new Error("no IndexedDB")); }
     const open = indexedDB.open(name, 2);
     open.onupgradeneeded = () => {
       const db = open.result;
@@ -30,7 +30,7 @@ EM_JS(void, js_idb_open, (const char* database), {
       else db.createObjectStore("blobs");
       if (!db.objectStoreNames.contains("meta")) db.createObjectStore("meta");
     };
-    open.onerror = () => reject(open.error);
+    open.onerror = () => { Module._lab_cache_index_done(); reject(open.error); };
     // Every get and put waits for this: the budget's bookkeeping knows every stored blob first.
     open.onsuccess = () => {
       const db = open.result;
@@ -236,6 +236,8 @@ struct web_fetch : fetch_client {
   }
   uint64_t cache_bytes() const override { return lru.bytes(); }
   bool cache_has(const std::string& key) const override { return lru.has(key); }
+  bool cache_known() const override { return index_done; }
+  bool index_done = false;  // lab_cache_index_done: "meta" is read (or there is no database)
   void network(uint32_t id);
   double max_answer_ms = 0;  // the longest hash + copy + conversion of one answer (the benchmark reads it)
   double total_answer_ms = 0;  // all answers' work together (the benchmark divides it per matrix)
@@ -402,7 +404,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int fai
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_add(const char* key, double bytes, double used) {
   g_fetch.lru.load(key, (uint64_t)bytes, (uint64_t)used);
 }
-extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_done() { g_fetch.evict(); }
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_cache_index_done() {
+  g_fetch.index_done = true;
+  g_fetch.evict();
+  if (g_fetch.on_event) g_fetch.on_event();  // a model waiting to count its cached bytes goes on
+}
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_prefetched(uint32_t id, int status, const void* data, size_t n) {
   auto it = g_fetch.live.find(id);
   if (it == g_fetch.live.end()) return;  // cancelled meanwhile
