@@ -325,6 +325,21 @@ TEST_CASE("the top lists: tokens by probability, units by activation, what a uni
   }
   CHECK(toward[0].id == best);
   CHECK(toward[0].score == Approx(best_score).epsilon(1e-4));
+  // All ten units in one pass over the unembedding: the same lists as one at a time; a unit
+  // outside the model gets none and leaves the others in place.
+  std::vector<unit_ref> asked = {{99, 0}};
+  for (const unit_activation& u : units) asked.push_back(u.unit);
+  const std::vector<std::vector<token_score>> batch = units_write_toward(w, asked, 8);
+  REQUIRE(batch.size() == asked.size());
+  CHECK(batch[0].empty());
+  for (size_t i = 1; i < asked.size(); i++) {
+    const std::vector<token_score> one = unit_writes_toward(w, asked[i].layer, asked[i].unit, 8);
+    REQUIRE(batch[i].size() == one.size());
+    for (size_t j = 0; j < one.size(); j++) {
+      CHECK(batch[i][j].id == one[j].id);
+      CHECK(batch[i][j].score == Approx(one[j].score).epsilon(1e-6));
+    }
+  }
 }
 
 // The page's default whole model (synth_model_planted_make) must tell the lessons' story, since the

@@ -332,24 +332,38 @@ std::vector<unit_activation> forward_top_units(const forward_trace& t, int posit
   return all;
 }
 
-std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, int unit, int k) {
-  const int H = (int)w.spec.base.hidden, F = (int)w.spec.base.intermediate;
-  std::vector<token_score> out;
-  if (layer < 0 || layer >= (int)w.layers.size() || unit < 0 || unit >= F) return out;
-  // The down column: row i of down_proj (H, F), entry `unit`.
-  const wmatrix& down = w.layers[layer].down;
-  std::vector<float> row(F), dir(H);
-  for (int i = 0; i < H; i++) {
-    down.row_f32(i, row.data());
-    dir[i] = row[unit] * w.final_norm[i];
+std::vector<std::vector<token_score>> units_write_toward(const model_weights& w, const std::vector<unit_ref>& units, int k) {
+  const int H = (int)w.spec.base.hidden, F = (int)w.spec.base.intermediate, V = (int)w.spec.base.vocab;
+  std::vector<std::vector<token_score>> out(units.size());
+  std::vector<unit_ref> asked;  // the units inside the model, in order
+  for (const unit_ref& u : units)
+    if (u.layer >= 0 && u.layer < (int)w.layers.size() && u.unit >= 0 && u.unit < F) asked.push_back(u);
+  if (asked.empty()) return out;
+  // Each unit's direction g * d (its down column: entry `unit` of every row of down_proj (H, F)),
+  // then the unembedding over all of them at once: one pass over the (V, H) table for every unit.
+  const int n = (int)asked.size();
+  std::vector<float> row(F), dirs((size_t)n * H);
+  for (int i = 0; i < n; i++)
+    for (int h = 0; h < H; h++) {
+      w.layers[asked[i].layer].down.row_f32(h, row.data());
+      dirs[(size_t)i * H + h] = row[asked[i].unit] * w.final_norm[h];
+    }
+  std::vector<float> scores((size_t)n * V);
+  matmul(w.unembedding(), dirs.data(), n, scores.data());
+  for (size_t u = 0, i = 0; u < units.size(); u++) {
+    if (i >= asked.size() || !(units[u] == asked[i])) continue;
+    std::vector<token_score> all(V);
+    for (int v = 0; v < V; v++) all[v] = {(int64_t)v, scores[i * V + v]};
+    const int kk = std::min(k, V);
+    std::partial_sort(all.begin(), all.begin() + kk, all.end(),
+                      [](const token_score& a, const token_score& b) { return a.score != b.score ? a.score > b.score : a.id < b.id; });
+    all.resize(kk);
+    out[u] = all;
+    i++;
   }
-  std::vector<float> scores((size_t)w.spec.base.vocab);
-  matmul(w.unembedding(), dir.data(), 1, scores.data());
-  std::vector<token_score> all(scores.size());
-  for (size_t i = 0; i < scores.size(); i++) all[i] = {(int64_t)i, scores[i]};
-  k = std::min<int>(k, (int)all.size());
-  std::partial_sort(all.begin(), all.begin() + k, all.end(),
-                    [](const token_score& a, const token_score& b) { return a.score != b.score ? a.score > b.score : a.id < b.id; });
-  all.resize(k);
-  return all;
+  return out;
+}
+
+std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, int unit, int k) {
+  return units_write_toward(w, {{layer, unit}}, k)[0];
 }

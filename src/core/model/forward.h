@@ -77,3 +77,6 @@ struct token_score {
   double score = 0;
 };
 std::vector<token_score> unit_writes_toward(const model_weights& w, int layer, int unit, int k);
+// The same for several units in one pass over the unembedding (the rule book's ten: the table is
+// read once, not ten times). A unit outside the model gets an empty list.
+std::vector<std::vector<token_score>> units_write_toward(const model_weights& w, const std::vector<unit_ref>& units, int k);

@@ -268,8 +268,17 @@ model_reply model_host::answer(const model_question& q) {
     for (size_t i = 0; i < k; i++)
       if (p_run[order[i]] > p_base[order[i]]) r.rising.push_back({token(order[i]), p_run[order[i]], p_base[order[i]]});
   }
-  for (const unit_activation& u : forward_top_units(base_, r.position, MODEL_TOP_UNITS))
-    r.units.push_back({u.unit, u.value, toward(u.unit)});
+  const std::vector<unit_activation> top_units = forward_top_units(base_, r.position, MODEL_TOP_UNITS);
+  {  // what the units shown write toward, the ones not known yet in one pass over the unembedding
+    std::vector<unit_ref> missing;
+    for (const unit_activation& u : top_units)
+      if (!toward_.count(u.unit)) missing.push_back(u.unit);
+    if (q.unit.layer >= 0 && !toward_.count(q.unit)) missing.push_back(q.unit);
+    const std::vector<std::vector<token_score>> found = units_write_toward(w, missing, MODEL_TOWARD_TOKENS);
+    for (size_t i = 0; i < missing.size(); i++)
+      if (!found[i].empty()) toward_.emplace(missing[i], tokens(found[i]));
+  }
+  for (const unit_activation& u : top_units) r.units.push_back({u.unit, u.value, toward(u.unit)});
   if (q.unit.layer >= 0 && q.unit.layer < (int)w.spec.base.layers && q.unit.unit >= 0 && q.unit.unit < w.spec.base.intermediate) {
     const size_t F = (size_t)w.spec.base.intermediate;
     r.picked.unit = q.unit;
