@@ -243,6 +243,22 @@ TEST_CASE("hostile host: config.json, the index, tokenizer.json and a pack's man
     CHECK(f.net.largest_body == 0);  // nothing of it was kept
     CHECK(f.net.network_bytes <= CKPT_CONFIG_MAX_BYTES + 1);
   }
+  SECTION("config.json trickling in while the index and the weights are 404s: the config is what is named") {
+    claimed_files c;
+    c.files["config.json"] = {"{", huge};
+    ckpt_fixture f(c);
+    f.net.faults["config.json"].trickle = 16;  // the 404s answer first; the config is still coming
+    f.open();
+    f.settle();
+    CHECK(f.src->failures().empty());  // the 404s wait for what config.json says
+    for (int i = 0; i < 40 && f.src->failures().empty(); i++) {
+      f.now += 1;
+      f.settle();
+    }
+    const source_failure e = f.only_failure();
+    CHECK(e.file == "config.json");
+    CHECK(e.error.fault != STREAM_HTTP);
+  }
   SECTION("a 1 GiB index") {
     claimed_files c = claimed_checkpoint(60, 170, 1);
     c.files[CKPT_INDEX_FILE] = {"{", 1ull << 30};

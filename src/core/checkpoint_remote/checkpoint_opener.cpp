@@ -61,7 +61,8 @@ void checkpoint_opener::restart(double now) {
   config_ = model_config();
   opened_ = checkpoint_opened();
   config_done_ = index_done_ = false;
-  failure_ = opener_failure();
+  failure_ = waiting_failure_ = opener_failure();
+  failure_waits_ = false;
   state_ = OPENER_WORKING;
   const std::string cfg = model_location_file_url(where_, kConfigFile), idx = model_location_file_url(where_, CKPT_INDEX_FILE);
   add_item(ITEM_CONFIG, -1, cfg, 0, 0, CKPT_CONFIG_MAX_BYTES, cfg);
@@ -70,6 +71,12 @@ void checkpoint_opener::restart(double now) {
 
 void checkpoint_opener::fail(const std::string& file, const std::string& url, const stream_error& e) {
   if (state_ == OPENER_FAILED) return;
+  // config.json says what the checkpoint is: another file's failure waits for its answer, so that a
+  // config that cannot be read is the failure named, whichever answer came first.
+  if (!config_done_ && file != kConfigFile && e.fault != STREAM_CANCELLED) {
+    if (!failure_waits_) waiting_failure_ = {file, url, e}, failure_waits_ = true;
+    return;
+  }
   failure_ = {file, url, e};
   state_ = OPENER_FAILED;
   fetch_queue_close(&queue_);
@@ -159,6 +166,7 @@ void checkpoint_opener::on_config(const fetch_response& r, fetch_item* it) {
   fetch_queue_done(&queue_, it);
   opened_.config_text = text;
   config_done_ = true;
+  if (failure_waits_) return fail(waiting_failure_.file, waiting_failure_.url, waiting_failure_.error);
   finish();
 }
 

@@ -105,6 +105,8 @@ struct checkpoint_opener final : fetch_sink {
   checkpoint_opener_options options_;
   opener_state state_ = OPENER_WORKING;
   opener_failure failure_;
+  opener_failure waiting_failure_;  // another file failed while config.json was on its way
+  bool failure_waits_ = false;
   fetch_queue queue_;
   std::vector<std::pair<item_kind, int>> info_;  // parallel to queue_.items: kind, shard
   model_config config_;
