@@ -5,7 +5,8 @@
 # page-weight budget and the browser tests in headless Chromium (README "Tests").
 #   tools/test.sh                     everything, as CI does (.ci/run)
 #   SWIGLU_TEST_SEED=N tools/test.sh  replays a run's random tests (the seed is printed first)
-#   SWIGLU_NO_CCACHE=1 tools/test.sh  builds without the compiler cache (a cold build's time)
+#   SWIGLU_NO_CCACHE=1 tools/test.sh  builds without the compiler cache (a cold build's time, in a clean clone:
+#                                     an existing build folder keeps the launcher it was configured with)
 # The three builds run side by side (each one's output in build-NAME.log, shown if it fails) and
 # ctest runs two entries at a time, longest first: on two cores nothing waits for a serial link
 # or a page's network. Warnings in our own code fail the build here (SWIGLU_WERROR).

@@ -287,7 +287,8 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
   for (const view_row& row : rules_unit_rows(r, s)) out += view_row_line(row) + "\n";
   if (r.picked.unit.layer < 0) return out;
   out += rules_picked_title(r, s) + "\n";
-  out += std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON) + "\n";
+  out += std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+  out += std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON) + "\n";
   for (const view_row& row : rules_picked_rows(r)) out += view_row_line(row) + "\n";
   out += std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + rules_toward_text(r.picked.toward) + "\n";
   return out;
@@ -303,7 +304,7 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
   if (!flow_picked_text(r, s).empty()) out += flow_picked_text(r, s) + "\n";
-  out += flow_extremes_text(r) + "\n";
+  if (!flow_extremes_text(r).empty()) out += flow_extremes_text(r) + "\n";
   for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
   return out;
 }

@@ -216,8 +216,8 @@ static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first)
     gates_legend(s);
     const std::vector<gate_row> rows = gates_stream_rows(r);
     gates_figure(rows, s->threshold, figure_first);
+    gates_summary(rows, s->threshold, ms->status.synthetic);  // then the shortcut's rows, as the mirror prints them
     for (const view_row& row : gates_shortcut_rows(r, s->threshold)) model_row_draw(row);
-    gates_summary(rows, s->threshold, ms->status.synthetic);
   };
   if (ready && figure_first) {  // what the figure is computed on, said above it (the choice is further down)
     widget_text_wrapped(gates_input_line(*s));

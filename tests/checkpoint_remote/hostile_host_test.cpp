@@ -386,6 +386,24 @@ TEST_CASE("hostile host: a byte a second stalls, a 429's Retry-After is honoured
     CHECK(e.error.got > 0);  // bytes did come: "no byte for N s" would not say it
     CHECK(words_en(e) == "config.json: only " + std::to_string(e.error.got) + " bytes in 5 s: too slow (stalled)");
   }
+  SECTION("config.json's 429 waits 30 s while the index failed and stalled past its limit: the config is asked again and read") {
+    ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
+    f.opt.probes.clear();
+    f.net.faults["config.json"].status = 429;
+    f.net.faults["config.json"].retry_after = 30;
+    f.net.faults["config.json"].times = 1;
+    f.net.faults[CKPT_INDEX_FILE].stall = true;  // it fails by the stall limit while the config waits
+    f.open();
+    f.settle();
+    for (int i = 0; i < 40; i++) {
+      f.now += 1;
+      f.settle();
+    }
+    // Not stuck: the config came at its time, and the index's failure is what is named now.
+    CHECK(std::count(f.net.requested.begin(), f.net.requested.end(), "config.json") == 2);
+    CHECK(f.src->phase() == SOURCE_FAILED);
+    CHECK(f.only_failure().file == CKPT_INDEX_FILE);
+  }
   SECTION("429 with Retry-After: asked again once it has passed; a second 429 says how long it waited") {
     ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
     f.opt.probes.clear();

@@ -195,6 +195,18 @@ TEST_CASE("in=stream: every layer's shares on the stream and on the shortcut wit
         CHECK(std::fabs(r.gates_shortcut[l].negative_share() - shortcut.second) <= 0.002);
       }
     }
+  // Units outside the model are not "off": the counts are the plain run's, after another prompt too.
+  model_question outside;
+  outside.ids = {ids[0], ids[1]};
+  outside.off = {{23, 999999}, {99, 0}};
+  outside.gate_layers = {5};
+  const model_reply ro = f.host->answer(outside);
+  REQUIRE(ro.gates_stream.size() == 1);
+  ref_result ref2;
+  REQUIRE(ref_forward(&f.files, outside.ids, {}, &ref2, &err));
+  const auto two = shares(ref2.silu_gate[5], 0, ref2.silu_gate[5].size(), 0.1);
+  CHECK(ro.gates_stream[0].total == (int64_t)ref2.silu_gate[5].size());
+  CHECK(std::fabs(ro.gates_stream[0].open_share() - two.first) <= 0.002);
   // The two inputs differ: past layer 0 the stream is not the embedding.
   int differ = 0;
   for (int l = 1; l < 24; l++) differ += shares(ref.silu_gate[l], 0, ref.silu_gate[l].size(), 0.1) != shares(ref.shortcut_silu_gate[l], 0, ref.silu_gate[l].size(), 0.1);

@@ -102,6 +102,7 @@ void checkpoint_opener::pump(double now) {
     const fetch_item& it = queue_.items[i];
     if (it.state != FETCH_ITEM_FAILED) continue;
     const item_kind k = info_[i].first;
+    if (failure_waits_ && k != ITEM_CONFIG) continue;  // a failure already waits for config.json's answer
     const std::string file = info_[i].second >= 0 ? shards_[info_[i].second].id.file
                              : k == ITEM_CONFIG   ? kConfigFile
                              : k == ITEM_INDEX    ? CKPT_INDEX_FILE

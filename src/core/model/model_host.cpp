@@ -166,9 +166,8 @@ bool model_host::prompt_ids(const model_question& q, std::vector<int64_t>* ids, 
 // The histograms of the layers asked for: silu(gate) on what each layer really reads (the stream
 // through the post-attention norm), and on the lessons' shortcut input (layer 0's post-attention
 // norm of the embedding, fed to every layer) for the same model, so the view can set them side by side.
-void model_host::gate_counts(const model_question& q, model_reply* r) {
+void model_host::gate_counts(const model_question& q, const forward_trace& run, model_reply* r) {
   const model_weights& w = loader_->weights();
-  const forward_trace& run = q.off.empty() ? base_ : off_run_;
   const int T = run.T, H = (int)w.spec.base.hidden, F = (int)w.spec.base.intermediate;
   if (shortcut_ids_ != run.ids) {
     shortcut_ids_ = run.ids;
@@ -299,6 +298,6 @@ model_reply model_host::answer(const model_question& q) {
     r.picked.unit = {-1, -1};
   }
   for (size_t l = 0; l < run.mlp_l2.size(); l++) r.flow.push_back({run.mlp_l2[l][r.position], run.out_l2[l][r.position]});
-  gate_counts(q, &r);
+  gate_counts(q, run, &r);  // the run as answered (units outside the model are not "off")
   return r;
 }

@@ -49,7 +49,7 @@ struct model_host final : fetch_sink {
   std::vector<token_text> tokens(const std::vector<token_score>& v) const;
   const std::vector<token_text>& toward(const unit_ref& u);
   bool prompt_ids(const model_question& q, std::vector<int64_t>* ids, std::vector<std::string>* pieces, stream_error* e);
-  void gate_counts(const model_question& q, model_reply* r);
+  void gate_counts(const model_question& q, const forward_trace& run, model_reply* r);
 
   fetch_client* client_;
   model_loader_options options_;
