@@ -28,6 +28,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHubServers } from "./hub_server.mjs";
+import { readSafetensorsHeader } from "./safetensors_header.mjs";
 import { startSite, startServer, NETWORK_PROFILES } from "../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
@@ -84,16 +85,9 @@ async function load(context, url, conditions) {
 // [SECTION] model=: a checkpoint read by byte ranges
 // Tensor name -> [begin, end) in the file, from a safetensors header (8-byte length, JSON).
 function tensorRanges(file) {
-  const fd = fs.openSync(file, "r");
-  const len = Buffer.alloc(8);
-  fs.readSync(fd, len, 0, 8, 0);
-  const n = Number(len.readBigUInt64LE(0));
-  const json = Buffer.alloc(n);
-  fs.readSync(fd, json, 0, n, 8);
-  fs.closeSync(fd);
+  const { head, tensors } = readSafetensorsHeader(file);
   const out = {};
-  for (const [k, v] of Object.entries(JSON.parse(json.toString())))
-    if (v.data_offsets) out[k] = [8 + n + v.data_offsets[0], 8 + n + v.data_offsets[1]];
+  for (const [k, v] of Object.entries(tensors)) if (v.data_offsets) out[k] = [head + v.data_offsets[0], head + v.data_offsets[1]];
   return out;
 }
 

@@ -32,6 +32,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { createHubServers } from "../hub_server.mjs";
+import { readSafetensorsHeader } from "../safetensors_header.mjs";
 import { CHROMIUM_ARGS, startServer } from "../../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
@@ -46,20 +47,6 @@ const TIMEOUT = 1800000;
 const ids = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i).join(",");
 
 // [SECTION] the checkpoint: made once, reused while every shard is whole
-function shardHeader(file) {
-  const fd = fs.openSync(file, "r");
-  try {
-    const len = Buffer.alloc(8);
-    fs.readSync(fd, len, 0, 8, 0);
-    const n = Number(len.readBigUInt64LE(0));
-    const json = Buffer.alloc(n);
-    fs.readSync(fd, json, 0, n, 8);
-    return { head: 8 + n, tensors: JSON.parse(json.toString()) };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 // The language model's bytes (the tensors the forward pass reads) and the decoys', or null when a
 // shard is missing or shorter than its header says (a make_checkpoint that was cut short).
 function checkpointBytes(dir) {
@@ -68,7 +55,7 @@ function checkpointBytes(dir) {
   if (!shards.length) return null;
   let lm = 0, decoys = 0, files = 0;
   for (const f of shards) {
-    const { head, tensors } = shardHeader(path.join(dir, f));
+    const { head, tensors } = readSafetensorsHeader(path.join(dir, f));
     let end = 0;
     for (const [name, t] of Object.entries(tensors)) {
       if (!t.data_offsets) continue;
