@@ -303,8 +303,8 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
-  if (!flow_picked_text(r, s).empty()) out += flow_picked_text(r, s) + "\n";
-  if (!flow_extremes_text(r).empty()) out += flow_extremes_text(r) + "\n";
+  for (const std::string& line : {flow_picked_text(r, s), flow_extremes_text(r)})
+    if (!line.empty()) out += line + "\n";
   for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
   return out;
 }
