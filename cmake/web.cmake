@@ -51,7 +51,7 @@ endforeach()
 
 # [SECTION] shaders (shaders/*.vert, *.frag), embedded like the fonts
 set(SHADER_SOURCES)
-foreach(shader heatmap.vert heatmap.frag)
+foreach(shader heatmap.vert heatmap.frag imgui.vert imgui.frag)
   string(REPLACE "." "_" symbol "shader_${shader}")
   set(cpp ${CMAKE_BINARY_DIR}/shaders/${symbol}.cpp)
   add_custom_command(OUTPUT ${cpp}
@@ -70,12 +70,12 @@ add_executable(swiglu_lab
   src/platform/web/model_web.cpp
   src/platform/web/tokenize_web.cpp
   src/platform/web/renderer_gl.cpp
-  ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp
+  src/platform/web/imgui_render_gl.cpp
+  src/platform/web/gl_program.cpp
   ${FONT_SOURCES}
   ${SHADER_SOURCES}
 )
-target_include_directories(swiglu_lab PRIVATE ${IMGUI_DIR}/backends ${SYS_LINK_DIR})
-set_source_files_properties(${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp PROPERTIES COMPILE_OPTIONS -w)  # third party
+target_include_directories(swiglu_lab PRIVATE ${SYS_LINK_DIR})
 target_link_libraries(swiglu_lab PRIVATE swiglu_ui)
 set_target_properties(swiglu_lab PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
 # For the first load (the [SECTION] size below has the compile side): binaryen shrinks the linked

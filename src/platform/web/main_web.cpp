@@ -14,11 +14,11 @@
 
 #include "core/pack/pack_format.h"  // pack_hash
 #include "imgui.h"
-#include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
 #include "platform/platform.h"
 #include "platform/web/fetch_web.h"
 #include "platform/web/imgui_impl_html5.h"
+#include "platform/web/imgui_render_gl.h"
 #include "platform/web/renderer_gl.h"
 #include "ui/app.h"
 #include "ui/focus.h"
@@ -270,9 +270,8 @@ static EM_BOOL on_context_lost(int, const void*, void*) {
 }
 
 static EM_BOOL on_context_restored(int, const void*, void*) {
-  ImGui_ImplOpenGL3_Shutdown();  // forgets the lost objects
+  imgui_gl_context_lost();  // forgets the lost objects: they are made again on the next frame
   renderer_gl_context_lost();
-  ImGui_ImplOpenGL3_Init("#version 300 es");  // device objects are made again on the next frame
   g_context_lost = false;
   g_frames_left = FRAMES_AFTER_EVENT;
   g_picture = 0;
@@ -312,8 +311,7 @@ static void frame() {
   if (ratio != g_font_ratio || g_fonts_dirty) {
     g_fonts_dirty = false;
     build_fonts(ratio);
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+    imgui_gl_fonts_changed();
     g_picture = 0;  // a new atlas under the same texture name
     if (g_cjk_state >= CJK_HERE && !g_text_after_cjk.empty()) {  // what the Chinese font lacks goes on
       std::string text;
@@ -321,7 +319,7 @@ static void frame() {
       platform_fonts_need(text);
     }
   }
-  ImGui_ImplOpenGL3_NewFrame();
+  imgui_gl_new_frame();
   ImGui::NewFrame();
   ImGui_ImplHtml5_AfterNewFrame();
   const double t0 = emscripten_get_now();
@@ -342,7 +340,7 @@ static void frame() {
   glViewport(0, 0, int(io.DisplaySize.x * io.DisplayFramebufferScale.x), int(io.DisplaySize.y * io.DisplayFramebufferScale.y));
   glClearColor(0.97f, 0.97f, 0.96f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  imgui_gl_render(ImGui::GetDrawData());
   if (!g_first_frame_done) g_first_frame_done = true, js_first_frame();
 }
 
@@ -365,7 +363,6 @@ int main() {
   lab_style_apply();
   ImGui_ImplHtml5_Init("#canvas");
   build_fonts(ImGui_ImplHtml5_PixelRatio());
-  ImGui_ImplOpenGL3_Init("#version 300 es");
 
   emscripten_set_webglcontextlost_callback("#canvas", nullptr, true, on_context_lost);
   emscripten_set_webglcontextrestored_callback("#canvas", nullptr, true, on_context_restored);

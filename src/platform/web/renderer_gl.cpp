@@ -1,15 +1,15 @@
 // The renderer seam (ui/renderer.h) in WebGL2: the weight heatmap as two textures (int8 weights,
 // f32 row scales) drawn by shaders/heatmap.{vert,frag} inside ImGui's draw list through a
-// callback, after which ImGui's own GL state is restored (ImDrawCallback_ResetRenderState).
+// callback, after which ImGui's own GL state is set again (ImDrawCallback_ResetRenderState).
 #include <GLES3/gl3.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <vector>
 
 #include "core/pack/pack_format.h"  // pack_hash
 #include "imgui.h"
+#include "platform/web/gl_program.h"
 #include "platform/web/renderer_gl.h"
 #include "ui/renderer.h"
 
@@ -34,39 +34,11 @@ GLuint g_program = 0, g_vao = 0;
 heatmap_draw g_draws[16];  // this frame's draws: the callbacks read them during rendering
 int g_draw_count = 0, g_draw_frame = -1;
 
-GLuint compile(GLenum type, const unsigned char* src, unsigned n) {
-  GLuint s = glCreateShader(type);
-  const GLchar* text = (const GLchar*)src;
-  const GLint len = (GLint)n;
-  glShaderSource(s, 1, &text, &len);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::printf("heatmap shader: %s\n", log);
-  }
-  return s;
-}
-
 bool ensure_program() {
   if (g_program) return true;
-  GLuint vs = compile(GL_VERTEX_SHADER, shader_heatmap_vert, shader_heatmap_vert_size);
-  GLuint fs = compile(GL_FRAGMENT_SHADER, shader_heatmap_frag, shader_heatmap_frag_size);
-  g_program = glCreateProgram();
-  glAttachShader(g_program, vs);
-  glAttachShader(g_program, fs);
-  glLinkProgram(g_program);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(g_program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    glDeleteProgram(g_program);
-    g_program = 0;
-    return false;
-  }
+  g_program = gl_program_link("heatmap", shader_heatmap_vert, shader_heatmap_vert_size, shader_heatmap_frag,
+                              shader_heatmap_frag_size);
+  if (!g_program) return false;
   glGenVertexArrays(1, &g_vao);
   return true;
 }
