@@ -41,6 +41,7 @@ add_executable(core_tests
   tests/model/forward_test.cpp
   tests/model/model_spec_test.cpp
   tests/model/model_loader_test.cpp
+  tests/model/model_session_test.cpp
   tests/packs/dtype_test.cpp
   tests/packs/safetensors_test.cpp
   tests/packs/checkpoint_test.cpp

@@ -9,6 +9,7 @@
 
 #include "core/checkpoint_remote/sentence_tokenizer.h"
 #include "core/lab_state.h"
+#include "core/progress_pace.h"
 #include "core/experiments/gate_activity.h"
 #include "core/experiments/token_experiments.h"
 #include "core/experiments/unit_weights.h"
@@ -57,6 +58,7 @@ struct live_session {
   bool fonts_asked = false;  // the source's own text was handed to the platform's fonts
   int needs = 0;             // what the current view needs (LIVE_*), as the last frame said
   std::string cache_note;    // the weight cache's Clear button's confirmation, until the next source
+  progress_pace cache_shown; // the bytes the Clear button names while the caches fill
   tokenizer_service* tokenizer = nullptr;  // the platform's, for a model= link without ids=
   // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
   std::unique_ptr<sentence_tokenizer> typing;

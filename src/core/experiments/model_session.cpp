@@ -34,6 +34,15 @@ bool model_session_current(const model_session& ms, const lab_state& s) {
   return ms.have_reply && ms.asked == model_session_question(s, ms.status.layers);
 }
 
+// The two statuses differ at most in how far the download has come.
+static bool only_progress_moved(const model_status& a, const model_status& b) {
+  model_status x = a, y = b;
+  x.bytes_network = y.bytes_network = 0;
+  for (model_status_file& f : x.files) f.loaded = 0;
+  for (model_status_file& f : y.files) f.loaded = 0;
+  return model_status_json(x) == model_status_json(y);
+}
+
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
   if (!service) return;
   if (ms->service != service) *ms = model_session(), ms->service = service;
@@ -46,7 +55,12 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
     service->model_open(where);
   }
   service->model_pump(now);
-  ms->status = service->model_status_now();
+  model_status now_status = service->model_status_now();
+  // Anything but the progress shows at once; the progress moves at most every LAB_PROGRESS_EVERY_S.
+  if (!only_progress_moved(ms->status, now_status) || now - ms->progress_at >= LAB_PROGRESS_EVERY_S) {
+    ms->status = std::move(now_status);
+    ms->progress_at = now;
+  }
   if (ms->pending) {
     model_reply r;
     if (service->model_poll(ms->pending, &r)) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/lab_state.h"
+#include "core/progress_pace.h"
 #include "core/model/model_service.h"
 
 // The built-in whole model, beside the page (make_checkpoint --whole planted, cmake/native.cmake).
@@ -19,7 +20,8 @@
 struct model_session {
   model_service* service = nullptr;
   std::string location;      // what the service was opened with
-  model_status status;       // the newest, as of this frame
+  model_status status;       // the newest, as of this frame (its progress at most every LAB_PROGRESS_EVERY_S)
+  double progress_at = -1e9; // when `status`'s progress was last taken
   model_question asked;      // the question of `pending` or of `reply`
   uint32_t pending = 0;      // asked, not answered yet
   bool have_reply = false;   // `reply` answers `asked`
@@ -39,7 +41,8 @@ model_question model_session_question(const lab_state& s, int layers);
 // LIVE_MAX_HIST_LAYERS), else every layer when they fit, else the first, middle and last.
 std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 // Opens the model the state names (again when that changes), reads the status, asks the state's
-// question once the model is ready and collects its answer.
+// question once the model is ready and collects its answer. A change of the status that is only
+// the download's progress shows at most every LAB_PROGRESS_EVERY_S.
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
 // The reply answers the state's question as it is now (a newer one may be on its way).
 bool model_session_current(const model_session& ms, const lab_state& s);

@@ -1,0 +1,69 @@
+// The whole-model views' session (core/experiments/model_session.h): what it shows of a service's
+// status from frame to frame.
+#include <catch2/catch.hpp>
+
+#include "core/experiments/model_session.h"
+
+namespace {
+// A service whose status the test sets; it never answers.
+struct scripted_service final : model_service {
+  model_status now;
+  void model_open(const std::string&) override {}
+  void model_go() override {}
+  void model_cancel() override {}
+  void model_retry() override {}
+  uint64_t model_clear_cache() override { return 0; }
+  uint64_t model_cache_bytes() const override { return 0; }
+  uint32_t model_ask(const model_question&) override { return 1; }
+  model_status model_status_now() override { return now; }
+  bool model_poll(uint32_t, model_reply*) override { return false; }
+};
+
+model_status loading(uint64_t loaded) {
+  model_status s;
+  s.phase = MODEL_STATUS_LOADING;
+  s.layers = 24;
+  s.files = {{"model.safetensors", loaded, 1000}};
+  s.bytes_network = loaded;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("model session: the download's progress moves what is shown at most every LAB_PROGRESS_EVERY_S; anything else at once") {
+  scripted_service service;
+  model_session ms;
+  lab_state s;
+  s.view = LAB_VIEW_RULES;
+  const double frame = 1.0 / 60;
+  double t = 10;
+  service.now = loading(0);
+  model_session_frame(&ms, s, &service, t);
+  REQUIRE(ms.status.files.at(0).loaded == 0);
+
+  // Bytes arrive every frame: what is shown changes at most once per LAB_PROGRESS_EVERY_S.
+  int changes = 0;
+  uint64_t shown = 0;
+  for (int i = 1; i <= 60; i++) {
+    t += frame;
+    service.now = loading(uint64_t(i) * 10);
+    model_session_frame(&ms, s, &service, t);
+    if (ms.status.files.at(0).loaded != shown) ++changes, shown = ms.status.files.at(0).loaded;
+  }
+  CHECK(changes >= 3);  // 60 frames of 1/60 s: 4 windows of 0.25 s (the clock sums in floating point)
+  CHECK(changes <= 4);
+  CHECK(shown >= 600 - uint64_t(LAB_PROGRESS_EVERY_S / frame) * 10);
+
+  // A pause, a failure, the end of the download show in the very next frame.
+  t += frame;
+  service.now = loading(610);
+  service.now.paused = true;
+  model_session_frame(&ms, s, &service, t);
+  CHECK(ms.status.paused);
+  CHECK(ms.status.files.at(0).loaded == 610);
+  t += frame;
+  service.now = loading(1000);
+  service.now.phase = MODEL_STATUS_READY;
+  model_session_frame(&ms, s, &service, t);
+  CHECK(ms.status.phase == MODEL_STATUS_READY);
+  CHECK(ms.status.files.at(0).loaded == 1000);
+}
