@@ -15,10 +15,13 @@ target_link_libraries(swiglu_model PRIVATE swiglu_core pcre2_wasm utf8proc_wasm)
 target_compile_options(swiglu_model PRIVATE -O3 -fno-rtti)
 set_target_properties(swiglu_model PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
 # 2 GiB at most: Qwen3.5-0.8B's weights in BF16 take 1.4 GiB (MODEL_MEMORY_BUDGET in
-# core/model/model_loader.h keeps the weights within 1.75 GiB of it).
+# core/model/model_loader.h keeps the weights within 1.75 GiB of it). The heap grows by what is
+# asked plus at most 16 MiB (Emscripten's default headroom, up to 96 MiB a step, is memory a
+# phone never gets back: wasm memory does not shrink).
 target_link_options(swiglu_model PRIVATE
   -O3 -sMODULARIZE=1 -sEXPORT_NAME=createModelModule -sENVIRONMENT=worker -sFILESYSTEM=0
   -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=67108864 -sMAXIMUM_MEMORY=2147483648 -sMALLOC=emmalloc
+  -sMEMORY_GROWTH_GEOMETRIC_CAP=16777216
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
   -sEXPORTED_FUNCTIONS=_model_worker_open,_model_worker_go,_model_worker_cancel,_model_worker_retry,_model_worker_clear,_model_worker_cache_bytes,_model_worker_pump,_model_worker_status,_model_worker_ask,_malloc,_free)
 add_custom_command(TARGET swiglu_model POST_BUILD

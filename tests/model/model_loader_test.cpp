@@ -74,6 +74,8 @@ TEST_CASE("the whole model by ranges: the same weights and the same run as the f
   const std::vector<model_file_progress> p = f.loader->progress();
   REQUIRE(p.size() == 2);
   for (const model_file_progress& fp : p) CHECK(fp.loaded == fp.total);
+  // Nothing of the raw chunks stays beside the weights once they are recorded.
+  CHECK(f.loader->raw_bytes_held() == 0);
 }
 
 TEST_CASE("a large download waits for the go; a cached model neither asks nor downloads", "[model][loader]") {

@@ -71,6 +71,9 @@ struct model_loader final : tensor_converter {
   uint64_t download_bytes() const { return download_bytes_; }
   uint64_t cached_bytes() const { return cached_bytes_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
+  // What the chunks' raw rows hold for their cache records beyond the weights (0 once every
+  // converted chunk is recorded).
+  uint64_t raw_bytes_held() const;
   std::vector<model_file_progress> progress() const;
   uint64_t bytes_network() const;
   uint64_t bytes_cache() const;
