@@ -91,11 +91,12 @@ int main(int argc, char** argv) {
               "L-1");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   struct choice { const char* name; model_formats f; };
-  model_formats bf16, q8_embed, q8_all;
+  model_formats bf16, q8_embed, q8_layers, q8_all;
   q8_embed.embedding = WMAT_Q8G;
+  q8_layers.layers = WMAT_Q8G;
   q8_all.embedding = q8_all.layers = WMAT_Q8G;
   for (const choice& c : {choice{"BF16 (the checkpoint's values)", bf16}, choice{"BF16 layers, int8 embedding", q8_embed},
-                          choice{"int8, groups of 32", q8_all}}) {
+                          choice{"int8 layers (groups of 32), BF16 embedding", q8_layers}, choice{"int8, groups of 32", q8_all}}) {
     model_weights w;
     const double a = now();
     if (!model_load(&src, c.f, &w, &err)) return std::fprintf(stderr, "%s\n", err.c_str()), 1;

@@ -25,7 +25,13 @@
 //     SwiftShader on the same 2 cores, so gaps include drawing and the worker's competition).
 //
 //   node tools/bench/model_page.mjs [--site build-wasm/site] [--native build-native] [--runs 3]
-//                                   [--cache build-bench/model-page] [--off 23:275]
+//                                   [--cache build-bench/model-page] [--off 23:275] [--trace DIR]
+//                                   [--compositing software|gpu]
+// --trace DIR records a Chromium trace of each visit of the first run into DIR and prints what
+// filled the main thread's tasks over 50 ms (long_tasks.mjs).
+// --compositing: software (the tests' flags: --disable-gpu; the compositor reads the WebGL canvas
+// back every frame, and the main thread waits for it) or gpu (the compositor on the GPU process,
+// SwiftShader here, as a laptop with a GPU composites).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -33,6 +39,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { createHubServers } from "../hub_server.mjs";
 import { readSafetensorsHeader } from "../safetensors_header.mjs";
+import { endTrace, longTaskTotals, longTasks, startTrace } from "./long_tasks.mjs";
 import { CHROMIUM_ARGS, startServer } from "../../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
@@ -42,6 +49,9 @@ const native = opt("--native", "build-native");
 const runs = Number(opt("--runs", "3"));
 const cache = path.resolve(opt("--cache", "build-bench/model-page"));
 const offUnit = opt("--off", "23:275");
+const traceDir = opt("--trace", "");
+const compositing = opt("--compositing", "software");
+const chromiumArgs = compositing === "gpu" ? CHROMIUM_ARGS.filter((a) => a !== "--disable-gpu") : CHROMIUM_ARGS;
 const REPO = "swiglu-lab/qwen35-0.8b-shaped";
 const TIMEOUT = 1800000;
 const ids = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i).join(",");
@@ -232,7 +242,18 @@ async function visit(page, url, hubLog, cold) {
   };
 }
 
+// What filled the main thread's tasks over 50 ms in one visit's trace.
+function printTrace(kind, events) {
+  const tasks = longTasks(events, 50);
+  const ms = (x) => x.toFixed(1);
+  process.stderr.write(`trace of the ${kind} visit: ${tasks.length} main-thread tasks over 50 ms\n`);
+  for (const t of tasks.slice().sort((a, b) => b.ms - a.ms).slice(0, 12))
+    process.stderr.write(`  at ${t.at.toFixed(1)} s, ${ms(t.ms)} ms: ${t.parts.filter((p) => p[1] >= 1).slice(0, 6).map((p) => `${p[0]} ${ms(p[1])}`).join("; ")}\n`);
+  process.stderr.write(`  all of them, by what ran: ${longTaskTotals(tasks).slice(0, 12).map((p) => `${p[0]} ${ms(p[1])}`).join("; ")}\n`);
+}
+
 // [SECTION] main
+if (traceDir) fs.mkdirSync(traceDir, { recursive: true });
 const bytes = ensureCheckpoint();
 const hubLog = [];
 const hub = createHubServers(cache, { log: hubLog });
@@ -245,13 +266,15 @@ try {
   for (let i = 0; i < runs; i++) {
     const profile = fs.mkdtempSync(path.join(cache, "profile-"));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: CHROMIUM_ARGS, viewport: { width: 1280, height: 800 },
+      executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: chromiumArgs, viewport: { width: 1280, height: 800 },
     });
     try {
       await context.addInitScript(WATCH);
       const page = context.pages()[0] || await context.newPage();
       for (const kind of ["cold", "warm"]) {
+        const cdp = traceDir && i === 0 ? await startTrace(context, page) : null;
         const r = await visit(page, url, hubLog, kind === "cold");
+        if (cdp) printTrace(kind, await endTrace(cdp, path.join(traceDir, `trace-${kind}.json`)));
         rows[kind].push(r);
         process.stderr.write(`run ${i + 1} ${kind}: first distribution ${(r.first / 1000).toFixed(1)} s, ${(r.bytes / 1e6).toFixed(1)} MB, ` +
                              `forward 6 ${r.t6.forward.toFixed(0)} ms, 32 ${r.t32.forward.toFixed(0)} ms, off ${r.off.off.toFixed(0)} ms, heap ${(r.heap / 1048576).toFixed(0)} MiB; ` +
@@ -279,7 +302,7 @@ const all = [...rows.cold, ...rows.warm];
 const MiB = 1048576;
 console.log(`\nThe rule book on a full-size Qwen3.5-0.8B-shaped BF16 checkpoint, served Hub-like on loopback; median (fastest–slowest) of ${runs}`);
 console.log(`language model ${(bytes.lm / 1e6).toFixed(1)} MB (of ${(bytes.files / 1e6).toFixed(1)} MB in the repository; ${(bytes.decoys / 1e6).toFixed(1)} MB of model.visual.*/mtp.* never read)`);
-console.log(`load average while measured: ${loads.map((l) => l.toFixed(1)).join(", ")}\n`);
+console.log(`load average while measured: ${loads.map((l) => l.toFixed(1)).join(", ")}; ${compositing} compositing\n`);
 console.log("| measured | aim | cold | warm |");
 console.log("| --- | --- | --- | --- |");
 const row = (what, aim, f, digits, unit) => console.log(`| ${what} | ${aim} | ${cell(rows.cold.map(f), digits, unit)} | ${cell(rows.warm.map(f), digits, unit)} |`);
