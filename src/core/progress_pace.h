@@ -11,12 +11,16 @@
 
 // A shown figure held steady between refreshes.
 struct progress_pace {
-  uint64_t shown = 0;
+  uint64_t shown = 0, latest = 0;
   double at = -1e9;
   // What to show of `value` at `now`: the value itself when LAB_PROGRESS_EVERY_S has passed since
   // the last refresh or when `at_once` (a change that is news, not progress), else the last shown.
   uint64_t take(uint64_t value, double now, bool at_once = false) {
+    latest = value;
     if (at_once || now - at >= LAB_PROGRESS_EVERY_S) shown = value, at = now;
     return shown;
   }
+  // A newer value waits to be shown: the page keeps making frames until it is (bounded, so a
+  // figure no longer drawn never keeps the page awake).
+  bool pending(double now) const { return latest != shown && now < at + 2 * LAB_PROGRESS_EVERY_S; }
 };

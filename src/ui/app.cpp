@@ -95,8 +95,9 @@ bool lab_app_animating(const lab_app* app, double now) {
   // A typed sentence: frames poll the tokenizer worker's answer (it wakes nothing by itself).
   const sentence_tokenizer* typed = app->live.typing.get();
   const bool tokenizing = typed && (typed->state() == SENTENCE_FETCHING || typed->state() == SENTENCE_TOKENIZING);
+  // The Clear button's bytes held back while the caches filled (progress_pace) still show.
   return lab_app_panel_animating(app, app->state.view, now) || now < app->copy_feedback_until + 0.2 ||
-         app->layout_settling || streaming || tokenizing;
+         app->layout_settling || streaming || tokenizing || app->live.cache_shown.pending(now);
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {

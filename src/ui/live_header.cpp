@@ -78,12 +78,12 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
     if (controls) {
       model_offer_draw(s, ls, c);  // never under lock=1: a student keeps the teacher's source
       layer_picker(s, src->model(), c, pick_layers);
-      if (!s->lock) cache_clear_draw(ls);
+      if (!s->lock) cache_clear_draw(ls, now);
     } else {
       layer_line(src->model(), c, pick_layers);
     }
   } else if (controls && src->phase() == SOURCE_FAILED) {
-    cache_clear_draw(ls);  // a failed opening may be the cache's doing, or a teacher may want it gone (issue 22, item 24)
+    cache_clear_draw(ls, now);  // a failed opening may be the cache's doing, or a teacher may want it gone (issue 22, item 24)
   }
   sentence_box_draw(s, ls, controls);  // model= only
   const std::vector<std::string> status = live_status_lines(src);

@@ -7,4 +7,5 @@
 #include "core/experiments/live_session.h"
 
 void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c);
-void cache_clear_draw(live_session* ls);
+// `now`: the frame's clock, which paces the bytes it names while the caches fill.
+void cache_clear_draw(live_session* ls, double now);

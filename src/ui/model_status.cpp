@@ -36,7 +36,7 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   platform_fonts_need(text);
 }
 
-void model_status_draw(live_session* ls, lab_state* s) {
+void model_status_draw(live_session* ls, lab_state* s, double now) {
   model_session* ms = ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
   if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
@@ -44,7 +44,7 @@ void model_status_draw(live_session* ls, lab_state* s) {
     item_probe("model-offer-whole");
     widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));
   }
-  cache_clear_draw(ls);
+  cache_clear_draw(ls, now);
   model_service* svc = ms->service;
   if (!svc) return;
   const model_status& st = ms->status;

@@ -16,7 +16,7 @@ void model_views_frame(live_session* ls, const lab_state& s, double now);
 
 // With Clear cache (both caches) and, on the built-in model, the real Qwen3.5-0.8B offered
 // (unless the link is locked): its headers first, then the exact download to confirm.
-void model_status_draw(live_session* ls, lab_state* s);
+void model_status_draw(live_session* ls, lab_state* s, double now);
 // One of the views' rows: its label and note, its cells, and its bar under them.
 void model_row_draw(const view_row& row);
 // One radio button a prompt token, after `label` (tok= in the link; none picked: the view's own,

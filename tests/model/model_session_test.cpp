@@ -67,3 +67,20 @@ TEST_CASE("model session: the download's progress moves what is shown at most ev
   CHECK(ms.status.phase == MODEL_STATUS_READY);
   CHECK(ms.status.files.at(0).loaded == 1000);
 }
+
+TEST_CASE("progress pace: a held-back figure is pending until shown, and never keeps the page awake for good") {
+  progress_pace pace;
+  CHECK(pace.take(100, 1.0) == 100);  // the first value shows at once
+  CHECK_FALSE(pace.pending(1.0));
+  CHECK(pace.take(200, 1.1) == 100);  // held back: the page keeps making frames
+  CHECK(pace.pending(1.1));
+  CHECK(pace.take(0, 1.1, true) == 0);  // news shows at once
+  CHECK_FALSE(pace.pending(1.1));
+  CHECK(pace.take(300, 1.2) == 0);
+  CHECK(pace.pending(1.2));
+  CHECK(pace.take(300, 1.1 + LAB_PROGRESS_EVERY_S) == 300);  // its turn: shown
+  CHECK_FALSE(pace.pending(1.1 + LAB_PROGRESS_EVERY_S));
+  CHECK(pace.take(400, 1.2 + LAB_PROGRESS_EVERY_S) == 300);
+  CHECK(pace.pending(1.2 + LAB_PROGRESS_EVERY_S));
+  CHECK_FALSE(pace.pending(1.2 + 3 * LAB_PROGRESS_EVERY_S));  // nobody draws it any more: no frames for it
+}

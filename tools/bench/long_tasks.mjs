@@ -71,7 +71,9 @@ export function longTasks(events, overMs = 50) {
     slices.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
     let task = null, stack = [];
     const close = () => {
-      if (task && task.dur >= overMs * 1000) {
+      if (!task) return;
+      while (stack.length) { const s = stack.pop(); task.self.set(s.label, (task.self.get(s.label) || 0) + s.self / 1000); }
+      if (task.dur >= overMs * 1000) {
         const parts = [...task.self.entries()].sort((a, b) => b[1] - a[1]);
         tasks.push({ at: (task.ts - t0) / 1e6, ms: task.dur / 1000, parts });
       }
@@ -91,12 +93,33 @@ export function longTasks(events, overMs = 50) {
       stack[stack.length - 1].self -= end - e.ts;
       stack.push({ e, label: label(e, stack), self: end - e.ts });
     }
-    if (task) {
-      while (stack.length) { const s = stack.pop(); task.self.set(s.label, (task.self.get(s.label) || 0) + s.self / 1000); }
-      close();
-    }
+    close();
   }
   return tasks.sort((a, b) => a.at - b.at);
+}
+
+// Every wait of the main threads for the GPU process (CommandBufferProxyImpl::WaitForGetOffset),
+// over the whole trace, by the GL call that waited (the compositor's GLES2::ReadPixels, the
+// page's glGetIntegerv, ...): total ms, how many, the longest.
+export function gpuWaits(events) {
+  const threads = mainThreads(events);
+  const slices = events.filter((e) => e.ph === "X" && typeof e.dur === "number" && threads.has(`${e.pid}:${e.tid}`))
+    .sort((a, b) => a.pid - b.pid || a.tid - b.tid || a.ts - b.ts || b.dur - a.dur);
+  const byCall = new Map();
+  let stack = [], thread = "";
+  for (const e of slices) {
+    if (`${e.pid}:${e.tid}` !== thread) thread = `${e.pid}:${e.tid}`, stack = [];
+    while (stack.length && e.ts >= stack[stack.length - 1].ts + stack[stack.length - 1].dur) stack.pop();
+    if (e.name === "CommandBufferProxyImpl::WaitForGetOffset") {
+      const gl = stack.slice().reverse().find((s) => /^GLES2/.test(s.name) && !/^GLES2::?Implementation(Base)?::WaitForCmd/.test(s.name));
+      const call = gl ? gl.name : stack.length ? stack[stack.length - 1].name : "(top level)";
+      const w = byCall.get(call) || { ms: 0, count: 0, longest: 0 };
+      w.ms += e.dur / 1000, w.count++, w.longest = Math.max(w.longest, e.dur / 1000);
+      byCall.set(call, w);
+    }
+    stack.push(e);
+  }
+  return [...byCall.entries()].map(([call, w]) => ({ call, ...w })).sort((a, b) => b.ms - a.ms);
 }
 
 // Everything inside the long tasks added up by what it is, the largest first.

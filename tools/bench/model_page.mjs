@@ -39,7 +39,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { createHubServers } from "../hub_server.mjs";
 import { readSafetensorsHeader } from "../safetensors_header.mjs";
-import { endTrace, longTaskTotals, longTasks, startTrace } from "./long_tasks.mjs";
+import { endTrace, gpuWaits, longTaskTotals, longTasks, startTrace } from "./long_tasks.mjs";
 import { CHROMIUM_ARGS, startServer } from "../../tests/browser/browser.mjs";
 
 const args = process.argv.slice(2);
@@ -51,6 +51,7 @@ const cache = path.resolve(opt("--cache", "build-bench/model-page"));
 const offUnit = opt("--off", "23:275");
 const traceDir = opt("--trace", "");
 const compositing = opt("--compositing", "software");
+if (!["software", "gpu"].includes(compositing)) throw new Error(`--compositing ${compositing}: software or gpu`);
 const chromiumArgs = compositing === "gpu" ? CHROMIUM_ARGS.filter((a) => a !== "--disable-gpu") : CHROMIUM_ARGS;
 const REPO = "swiglu-lab/qwen35-0.8b-shaped";
 const TIMEOUT = 1800000;
@@ -250,6 +251,8 @@ function printTrace(kind, events) {
   for (const t of tasks.slice().sort((a, b) => b.ms - a.ms).slice(0, 12))
     process.stderr.write(`  at ${t.at.toFixed(1)} s, ${ms(t.ms)} ms: ${t.parts.filter((p) => p[1] >= 1).slice(0, 6).map((p) => `${p[0]} ${ms(p[1])}`).join("; ")}\n`);
   process.stderr.write(`  all of them, by what ran: ${longTaskTotals(tasks).slice(0, 12).map((p) => `${p[0]} ${ms(p[1])}`).join("; ")}\n`);
+  process.stderr.write(`  the main thread's waits for the GPU process, by the call that waited (ms in all, how many, the longest):\n`);
+  for (const w of gpuWaits(events).slice(0, 6)) process.stderr.write(`    ${w.call}: ${ms(w.ms)} ms, ${w.count}, ${ms(w.longest)} ms\n`);
 }
 
 // [SECTION] main

@@ -193,7 +193,8 @@ bool model_loader::tensor_rows_convert(int t, int64_t row, int64_t count, const 
 
 uint64_t model_loader::raw_bytes_held() const {
   uint64_t n = 0;
-  for (const std::string& r : raw_) n += r.capacity() > 15 ? r.capacity() : 0;  // (a short string's own room is no allocation)
+  const size_t inline_room = std::string().capacity();  // a short string's own room is no allocation
+  for (const std::string& r : raw_) n += r.capacity() > inline_room ? r.capacity() : 0;
   return n;
 }
 

@@ -18,11 +18,16 @@ struct gl_objects {
   GLint proj = -1;
 };
 gl_objects g;
+bool g_link_failed = false;  // tried once per context: a failure is printed once, not every frame
 
 bool ensure_objects() {
   if (g.program) return true;
+  if (g_link_failed) return false;
   g.program = gl_program_link("imgui", shader_imgui_vert, shader_imgui_vert_size, shader_imgui_frag, shader_imgui_frag_size);
-  if (!g.program) return false;
+  if (!g.program) {
+    g_link_failed = true;
+    return false;
+  }
   g.proj = glGetUniformLocation(g.program, "u_proj");
   glUseProgram(g.program);
   glUniform1i(glGetUniformLocation(g.program, "u_texture"), 0);
@@ -45,11 +50,12 @@ bool ensure_objects() {
 }
 
 void ensure_font() {
-  if (g.font) return;
+  // The atlas is built whatever GL does (ImGui::NewFrame needs it); its texture once GL can draw.
   ImGuiIO& io = ImGui::GetIO();
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  if (g.font || !ensure_objects()) return;
   glGenTextures(1, &g.font);
   glBindTexture(GL_TEXTURE_2D, g.font);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -83,9 +89,7 @@ void set_state(const ImDrawData* dd, int fb_w, int fb_h) {
 }
 }  // namespace
 
-void imgui_gl_new_frame() {
-  if (ensure_objects()) ensure_font();
-}
+void imgui_gl_new_frame() { ensure_font(); }
 
 void imgui_gl_render(ImDrawData* dd) {
   const int fb_w = (int)(dd->DisplaySize.x * dd->FramebufferScale.x), fb_h = (int)(dd->DisplaySize.y * dd->FramebufferScale.y);
@@ -120,4 +124,7 @@ void imgui_gl_fonts_changed() {
   g.font = 0;
 }
 
-void imgui_gl_context_lost() { g = gl_objects(); }
+void imgui_gl_context_lost() {
+  g = gl_objects();
+  g_link_failed = false;
+}

@@ -1,9 +1,9 @@
 // ImGui's draw data in WebGL2, in place of imgui_impl_opengl3. The page owns the whole GL
 // context, so each frame sets the state it needs and never asks GL what the state was: every
 // glGet* is a round trip that waits for the GPU process to finish all that is queued (the last
-// frame's drawing too). imgui_impl_opengl3 backs the state up with 16 queries a frame, about 7 of
-// them round trips, which held the main thread up to 44 ms at once while the model worker loaded
-// (docs/model.md, "Where the main thread waits").
+// frame's drawing too). imgui_impl_opengl3 backs the state up with 18 queries a frame, about 6-7
+// of them round trips, which held the main thread up to 40 ms at once while the model worker
+// loaded (docs/model.md, "Where the main thread waits").
 #pragma once
 
 #include "imgui.h"

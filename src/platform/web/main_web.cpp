@@ -1,6 +1,6 @@
-// The page's entry point: a WebGL2 context on #canvas, Dear ImGui with the html5 + OpenGL3
-// backends, and a frame loop that draws only when something changed (input, resize, animation),
-// so an open tab costs a phone nothing while the class listens.
+// The page's entry point: a WebGL2 context on #canvas, Dear ImGui with the html5 backend and the
+// page's own WebGL2 renderer (imgui_render_gl.h), and a frame loop that draws only when something
+// changed (input, resize, animation), so an open tab costs a phone nothing while the class listens.
 #include <emscripten.h>
 #include <emscripten/heap.h>
 #include <emscripten/html5.h>
@@ -312,7 +312,7 @@ static void frame() {
     g_fonts_dirty = false;
     build_fonts(ratio);
     imgui_gl_fonts_changed();
-    g_picture = 0;  // a new atlas under the same texture name
+    g_picture = 0;  // a new atlas (its texture is made again before the frame)
     if (g_cjk_state >= CJK_HERE && !g_text_after_cjk.empty()) {  // what the Chinese font lacks goes on
       std::string text;
       text.swap(g_text_after_cjk);
