@@ -38,7 +38,7 @@ std::string live_probe_label(const source_model& m, int probe) {
   return out;
 }
 
-std::string live_source_info(const layer_source* src) {
+std::string live_source_info(const layer_source* src, const live_session* ls) {
   const source_model& m = src->model();
   std::string layers;
   for (int l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l);
@@ -47,7 +47,7 @@ std::string live_source_info(const layer_source* src) {
          tr(STR_MIRROR_SEP) +
          strf(tr(STR_LIVE_DIMS), std::to_string(m.hidden).c_str(), std::to_string(m.intermediate).c_str(), layers.c_str(),
               std::to_string(m.num_layers).c_str()) +
-         tr(STR_MIRROR_SEP) + strf(tr(STR_LIVE_FETCHED), fmt_mib(src->bytes_from_network()).c_str());
+         tr(STR_MIRROR_SEP) + strf(tr(STR_LIVE_FETCHED), fmt_mib(ls ? ls->shown_fetched.shown : src->bytes_from_network()).c_str());
 }
 
 static std::string fault_text(const stream_error& e);
@@ -112,7 +112,7 @@ std::string live_failure_text(const source_failure& f) {
   return strf(tr(STR_FAULT_LINE), f.file.c_str(), fault_text(f.error).c_str());
 }
 
-std::vector<std::string> live_status_lines(const layer_source* src) {
+std::vector<std::string> live_status_lines(const layer_source* src, const live_session* ls) {
   std::vector<std::string> lines;
   if (src->phase() == SOURCE_OPENING)
     lines.push_back(tr(src->kind() == SOURCE_CHECKPOINT ? STR_LIVE_LOADING_CHECKPOINT : STR_LIVE_LOADING_MANIFEST));
@@ -122,7 +122,7 @@ std::vector<std::string> live_status_lines(const layer_source* src) {
     if (p.paused && p.loaded < p.total)
       lines.push_back(strf(tr(STR_LIVE_CANCELLED_NEEDED), fmt_mib(p.total - p.loaded).c_str()));
     else if (p.loading > 0 || p.converting > 0 || (p.loaded < p.total && p.failed == 0))
-      lines.push_back(strf(tr(STR_LIVE_PROGRESS_MIB), fmt_mib(p.loaded).c_str(), fmt_mib(p.total).c_str()));
+      lines.push_back(strf(tr(STR_LIVE_PROGRESS_MIB), fmt_mib(ls ? ls->shown_loaded.shown : p.loaded).c_str(), fmt_mib(p.total).c_str()));
   }
   for (const source_failure& f : src->failures())
     if (f.error.fault != STREAM_CANCELLED) lines.push_back(strf(tr(STR_LIVE_FAILED), live_failure_text(f).c_str()));
@@ -167,12 +167,12 @@ std::string live_header_text(live_session* ls, const live_choice& c, const lab_s
     const source_model& m = src->model();
     std::string tokens;
     for (int t = 0; t < c.tokens; t++) tokens += (t ? " | " : "") + live_token_text(m, c.probe, t);
-    out += live_source_info(src) + "\n";
+    out += live_source_info(src, ls) + "\n";
     out += std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + "\"" + live_probe_label(m, c.probe) + "\" (" +
            std::to_string(c.tokens) + ")" + tr(STR_MIRROR_COLON) + tokens + "\n";
     if (live_probe_has_split_bytes(m, c.probe)) out += std::string(tr(STR_LIVE_SPLIT_BYTES)) + "\n";
   }
-  for (const std::string& line : live_status_lines(src)) out += line + "\n";
+  for (const std::string& line : live_status_lines(src, ls)) out += line + "\n";
   if (c.ready && model_offer_shown(*ls, s)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
   if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
   const std::string typed = sentence_status_line(ls);

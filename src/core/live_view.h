@@ -21,11 +21,14 @@ bool live_probe_has_split_bytes(const source_model& m, int probe);
 // is computed: its pieces joined, else the ids ("#5 #3 #7").
 std::string live_probe_label(const source_model& m, int probe);
 // "Pack: Qwen/Qwen3.5-0.8B (real weights), hidden 1024, intermediate 3584, layers 0, 11, 23 of 24"
-std::string live_source_info(const layer_source* src);
+// and what came from the network: as the session paces it for the page when `ls` is given
+// (live_session.h: shown_fetched), else the source's own count.
+std::string live_source_info(const layer_source* src, const live_session* ls = nullptr);
 // "layer-011-gate.q8: HTTP 404: not on the server", in the current language.
 std::string live_failure_text(const source_failure& f);
-// Loading, cancelled and error lines, as the header shows them.
-std::vector<std::string> live_status_lines(const layer_source* src);
+// Loading, cancelled and error lines, as the header shows them; the bytes loaded as the session
+// paces them when `ls` is given (shown_loaded), else the source's own.
+std::vector<std::string> live_status_lines(const layer_source* src, const live_session* ls = nullptr);
 // The per-token and weights views' line while their layer is not whole: loading it, cancelled
 // (Load it) or failed (Retry), as the header's status says; `loading` whether a progress bar belongs.
 // A download or read fault in words, in the current language (the page's lines, the CLI's errors).

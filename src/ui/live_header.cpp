@@ -45,9 +45,10 @@ static void layer_line(const source_model& m, const live_choice& c, bool several
   widget_text_wrapped(std::string(tr(several ? STR_LIVE_LAYERS : STR_LIVE_LAYER)) + tr(STR_MIRROR_COLON) + shown);
 }
 
-static void source_lines(lab_state* s, const source_model& m, const live_choice& c, const layer_source* src, bool controls) {
+static void source_lines(lab_state* s, const source_model& m, const live_choice& c, const live_session* ls, bool controls) {
+  const layer_source* src = ls->source.get();
   if (m.synthetic) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(150, 70, 0, 255));
-  widget_text_wrapped(live_source_info(src));
+  widget_text_wrapped(live_source_info(src, ls));
   if (m.synthetic) ImGui::PopStyleColor();
   if (m.probes.size() > 1 && controls) {
     ImGui::AlignTextToFramePadding();
@@ -74,7 +75,7 @@ static void source_lines(lab_state* s, const source_model& m, const live_choice&
 void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool pick_layers, double now, bool controls) {
   layer_source* src = ls->source.get();
   if (c.ready) {
-    source_lines(s, src->model(), c, src, controls);
+    source_lines(s, src->model(), c, ls, controls);
     if (controls) {
       model_offer_draw(s, ls, c);  // never under lock=1: a student keeps the teacher's source
       layer_picker(s, src->model(), c, pick_layers);
@@ -86,7 +87,7 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
     cache_clear_draw(ls, now);  // a failed opening may be the cache's doing, or a teacher may want it gone (issue 22, item 24)
   }
   sentence_box_draw(s, ls, controls);  // model= only
-  const std::vector<std::string> status = live_status_lines(src);
+  const std::vector<std::string> status = live_status_lines(src, ls);
   if (status.empty()) return;
   widget_fit_box_begin("stream-status", COLOR_NOTICE_BG, true);
   for (const std::string& line : status) widget_text_wrapped(line);

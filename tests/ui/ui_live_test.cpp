@@ -136,3 +136,24 @@ TEST_CASE("live views: link values that do not fit the pack become notices, and 
   CHECK(s.pack_layers == std::vector<int64_t>{0});
   CHECK(contains(page.mirror(), "perm = [5, 3, 1, 0, 2, 4]"));
 }
+
+TEST_CASE("live views: the header's bytes move at most every LAB_PROGRESS_EVERY_S while a slow host trickles") {
+  live_page lp;
+  platform_native_fetch()->faults["layer-002-gate.q8"].trickle = 256;  // never finishes
+  headless_page page("#v=1&view=gates&lang=en");
+  uint64_t loaded = 0, shown = 0;
+  int moves = 0, shown_moves = 0;
+  for (int i = 0; i < 60; i++) {  // one second of frames, an answer of the host after each
+    page.frame();
+    platform_native_fetch()->deliver(page.now);
+    const live_session& ls = page.app.live;
+    REQUIRE(ls.source);
+    const uint64_t now_loaded = ls.source->progress(-1).loaded;
+    if (now_loaded != loaded) ++moves, loaded = now_loaded;
+    if (ls.shown_loaded.shown != shown) ++shown_moves, shown = ls.shown_loaded.shown;
+  }
+  CHECK(moves >= 30);  // the bytes moved nearly every frame...
+  CHECK(shown_moves >= 3);  // ...what the header and the mirror show, four times a second
+  CHECK(shown_moves <= 5);
+  CHECK(loaded - shown <= 256 * uint64_t(LAB_PROGRESS_EVERY_S * 60 + 2));  // and never far behind
+}

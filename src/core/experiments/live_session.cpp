@@ -70,6 +70,7 @@ void live_session_close(live_session* ls) {
   ls->unit = unit_weights();
   ls->fonts_asked = false;
   ls->cache_note.clear();
+  ls->shown_loaded = ls->shown_fetched = progress_pace();
 }
 
 live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, fetch_client* client, double now,
@@ -96,6 +97,11 @@ live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, 
     if (needs & LIVE_UNIT_RULE) unit_weights_update(&ls->unit, src, c.layer, c.unit);
   }
   src->pump(now);
+  // The end of the loading, or a stop, shows at once.
+  const source_progress p = src->progress(-1);
+  const bool still = p.loading > 0 || p.converting > 0 || p.waiting > 0;
+  ls->shown_loaded.take(p.loaded, now, !still);
+  ls->shown_fetched.take(src->bytes_from_network(), now, !still);
   return c;
 }
 

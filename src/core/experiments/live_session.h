@@ -59,6 +59,9 @@ struct live_session {
   int needs = 0;             // what the current view needs (LIVE_*), as the last frame said
   std::string cache_note;    // the weight cache's Clear button's confirmation, until the next source
   progress_pace cache_shown; // the bytes the Clear button names while the caches fill
+  // The source's bytes loaded and fetched as the header and the mirror show them while they move
+  // (each new figure is a redraw: progress_pace.h).
+  progress_pace shown_loaded, shown_fetched;
   tokenizer_service* tokenizer = nullptr;  // the platform's, for a model= link without ids=
   // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
   std::unique_ptr<sentence_tokenizer> typing;
