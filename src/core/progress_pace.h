@@ -13,11 +13,17 @@
 struct progress_pace {
   uint64_t shown = 0, latest = 0;
   double at = -1e9;
-  // What to show of `value` at `now`: the value itself when LAB_PROGRESS_EVERY_S has passed since
-  // the last refresh or when `at_once` (a change that is news, not progress), else the last shown.
+  // Whether what is shown may be refreshed at `now`: LAB_PROGRESS_EVERY_S has passed since the
+  // last refresh, or `at_once` (a change that is news, not progress). True counts as the refresh.
+  bool due(double now, bool at_once = false) {
+    if (!at_once && now - at < LAB_PROGRESS_EVERY_S) return false;
+    at = now;
+    return true;
+  }
+  // What to show of `value` at `now`: the value itself when due, else the last shown.
   uint64_t take(uint64_t value, double now, bool at_once = false) {
     latest = value;
-    if (at_once || now - at >= LAB_PROGRESS_EVERY_S) shown = value, at = now;
+    if (due(now, at_once)) shown = value;
     return shown;
   }
   // A newer value waits to be shown: the page keeps making frames until it is (bounded, so a

@@ -91,7 +91,7 @@ bool lab_app_animating(const lab_app* app, double now) {
   const layer_source* src = app->live.source.get();
   // (A checkpoint's chunks are converted in frames after their bytes are in: "converting".)
   const source_progress p = src ? src->progress(-1) : source_progress();
-  const bool streaming = src && (src->phase() == SOURCE_OPENING || p.loading > 0 || p.converting > 0 || p.waiting > 0);
+  const bool streaming = src && (src->phase() == SOURCE_OPENING || source_progress_moving(p));
   // A typed sentence: frames poll the tokenizer worker's answer (it wakes nothing by itself).
   const sentence_tokenizer* typed = app->live.typing.get();
   const bool tokenizing = typed && (typed->state() == SENTENCE_FETCHING || typed->state() == SENTENCE_TOKENIZING);

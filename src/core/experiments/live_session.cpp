@@ -99,9 +99,9 @@ live_choice live_session_frame(live_session* ls, const lab_state& s, int needs, 
   src->pump(now);
   // The end of the loading, or a stop, shows at once.
   const source_progress p = src->progress(-1);
-  const bool still = p.loading > 0 || p.converting > 0 || p.waiting > 0;
-  ls->shown_loaded.take(p.loaded, now, !still);
-  ls->shown_fetched.take(src->bytes_from_network(), now, !still);
+  const bool moving = source_progress_moving(p);
+  ls->shown_loaded.take(p.loaded, now, !moving);
+  ls->shown_fetched.take(src->bytes_from_network(), now, !moving);
   return c;
 }
 

@@ -57,10 +57,7 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
   service->model_pump(now);
   model_status now_status = service->model_status_now();
   // Anything but the progress shows at once; the progress moves at most every LAB_PROGRESS_EVERY_S.
-  if (!only_progress_moved(ms->status, now_status) || now - ms->progress_at >= LAB_PROGRESS_EVERY_S) {
-    ms->status = std::move(now_status);
-    ms->progress_at = now;
-  }
+  if (ms->status_pace.due(now, !only_progress_moved(ms->status, now_status))) ms->status = std::move(now_status);
   if (ms->pending) {
     model_reply r;
     if (service->model_poll(ms->pending, &r)) {

@@ -21,7 +21,7 @@ struct model_session {
   model_service* service = nullptr;
   std::string location;      // what the service was opened with
   model_status status;       // the newest, as of this frame (its progress at most every LAB_PROGRESS_EVERY_S)
-  double progress_at = -1e9; // when `status`'s progress was last taken
+  progress_pace status_pace; // when `status` was last taken
   model_question asked;      // the question of `pending` or of `reply`
   uint32_t pending = 0;      // asked, not answered yet
   bool have_reply = false;   // `reply` answers `asked`

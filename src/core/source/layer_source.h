@@ -55,6 +55,8 @@ struct fetch_item;
 // Adds one request to a progress sum: its bytes, those in (all when `done`), whether it is in
 // flight or failed (a cancel is no failure). Each source decides which of its requests count.
 void source_progress_add(source_progress* p, const fetch_item& it, bool done);
+// Bytes are still on their way: requests in flight, chunks converting, a host's wait.
+inline bool source_progress_moving(const source_progress& p) { return p.loading > 0 || p.converting > 0 || p.waiting > 0; }
 
 // One failed file (or part of one), with why.
 struct source_failure {
