@@ -184,7 +184,7 @@ export function classLinks(host, port, name, interfaces = os.networkInterfaces()
   }
   return addresses.map((a) => {
     const origin = `http://${a.includes(":") ? `[${a}]` : a}:${port}`;
-    return { address: a, link: `${origin}/#v=1&view=rules&model=${origin}/models/${name}/` };
+    return { address: a, origin, link: `${origin}/#v=1&view=rules&model=${origin}/models/${name}/` };
   });
 }
 
@@ -245,7 +245,8 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   }
   const server = createServer(root, { mounts }).listen(port, host, () => {
     const at = server.address().port;
-    console.log(`SwiGLU Lab is served at http://${host}:${at}/  (files from ${root}; Ctrl+C stops)`);
+    const origins = classLinks(host, at, "").map((l) => `${l.origin}/`).join(", ");  // 0.0.0.0: this machine's addresses
+    console.log(`SwiGLU Lab is served at ${origins}  (files from ${root}; Ctrl+C stops)`);
     for (const m of mounts) {
       console.log(`The model in ${m.dir}${m.source ? ` (${m.source})` : ""}: ${m.files.size} files, ` +
         `${(m.bytes / 1048576).toFixed(1)} MiB, at /models/${m.name}/`);
