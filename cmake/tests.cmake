@@ -209,7 +209,7 @@ add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
 # own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.
 foreach(entry browser_liveux:400 browser_lesson:300 browser_model:280 browser_page:250 browser_live:200 browser_load:150
               browser_tokenizer:150 browser_checkpoint:120 tokenizer_compare:90 core_tests_wasm:30 core_tests:20
-              cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
+              mirror:20 cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
   string(REPLACE ":" ";" entry ${entry})
   list(GET entry 0 name)
   list(GET entry 1 seconds)
