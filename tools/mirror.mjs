@@ -55,7 +55,7 @@ const repoIdOk = (id) => id.length <= 96 && id.split("/").length === 2 && id.spl
 const revisionOk = (r) => r.length > 0 && r.length <= 255 && /^[A-Za-z0-9_.\/-]+$/.test(r) && !/^[\/.]|\/$/.test(r) &&
   !r.includes("..") && !r.includes("//");
 
-export function parseSource(text) {
+function parseSource(text) {
   if (text.startsWith("hf:")) {
     const rest = text.slice(3), at = rest.indexOf("@");
     const repo = at < 0 ? rest : rest.slice(0, at), revision = at < 0 ? "main" : rest.slice(at + 1);
@@ -144,7 +144,7 @@ function sha256Of(file) {
 
 // A safetensors file ends where its header's last tensor ends: 8 + header length + the largest
 // data_offsets end. Returns why not, or "".
-export function safetensorsExtentProblem(file) {
+function safetensorsExtentProblem(file) {
   const size = sizeOf(file), fd = fs.openSync(file, "r");
   try {
     if (size < 8) return `${size} bytes: shorter than a safetensors header`;
@@ -188,6 +188,19 @@ function writeManifest(dir, m) {  // whole or not at all: written beside, then r
   fs.renameSync(file + ".tmp", file);
 }
 
+// What the host says a file is now (a HEAD request). For a file in LFS the Hub's redirect says it
+// all (X-Linked-Size, X-Linked-Etag) and its CDN's signed URL, made for GET, is not asked; any
+// other redirect is followed.
+function askHost(url) {
+  let h = curl(["-I", url]);
+  if (h.code !== 0) return { h };
+  const first = parseHops(h.out)[0];
+  if (first && first.status >= 300 && first.status < 400 && first.headers.has("x-linked-size") && first.headers.has("x-linked-etag"))
+    return { h, host: { ...identity([first]), status: 200 } };
+  if (first && first.status >= 300 && first.status < 400) h = curl(["-I", "-L", url]);
+  return { h, host: h.code === 0 ? identity(parseHops(h.out)) : null };
+}
+
 // [SECTION] one file
 // Brings `name` into DIR, verified; returns its manifest entry, or null when `optional` and the
 // host has no such file (404).
@@ -201,13 +214,11 @@ function mirrorFile(run, name, { optional = false } = {}) {
       say(`${name}: ${why}; trying again${waitS ? ` in ${waitS} s` : ""}`);
       sleepSeconds(waitS);
     };
-    // What the host says the file is now.
-    const h = curl(["-I", "-L", url]);
+    const { h, host } = askHost(url);
     if (h.code !== 0) {
       if (TRANSIENT.has(h.code)) { retry(curlReason(h)); continue; }
       throw new Failure(`${name}: ${curlReason(h)} (${url})`);
     }
-    const host = identity(parseHops(h.out));
     if (host.status === 404 && optional) return null;
     if (host.status === 429 || host.status >= 500) { retry(httpReason(host.status), Math.min(host.retryAfter || 2 ** attempt, 60)); continue; }
     if (host.status !== 200) throw new Failure(`${name}: ${httpReason(host.status)} (${url})`);
@@ -322,7 +333,7 @@ function shardsOf(run) {
 }
 
 // [SECTION] the whole mirror
-export function mirror(sourceText, dir) {
+function mirror(sourceText, dir) {
   const source = parseSource(sourceText);
   if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new Failure(`${dir} is not a directory`, 2);
   fs.mkdirSync(dir, { recursive: true });

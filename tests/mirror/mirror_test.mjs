@@ -251,6 +251,8 @@ test("the Hub's sha256 (X-Linked-Etag) is checked: recorded when it matches, a c
       assert.equal(m.files[f].etag, `"${sha256(path.join(src, f))}"`);
     }
     assert.match(m.commit, /^[0-9a-f]{40}$/, "the host's X-Repo-Commit recorded");
+    // The Hub's redirect said what a shard is: its CDN (a URL signed for GET) was not asked HEAD.
+    assert.ok(!hub.log.some((e) => e.origin === "cdn" && e.method === "HEAD" && e.path.endsWith(".safetensors")), "a HEAD sent to the cdn");
     // A body with one byte flipped (the size is right): only the hash tells.
     const out2 = path.join(work, "out-linked-2");
     hub.faults.set(SHARD2, { corrupt: true, times: 1 });
