@@ -139,6 +139,12 @@ add_test(NAME cli_forward COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:swiglu> -
 add_test(NAME hub_server COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/checkpoint_remote/hub_server_test.mjs
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
+# A class mirror: tools/mirror.sh against the Hub-like host (resumed, changed files, the Hub's
+# sha256, a 404 shard, bad arguments) and tools/serve.mjs serving it at /models/NAME/.
+add_test(NAME mirror COMMAND node --test ${CMAKE_SOURCE_DIR}/tests/mirror/mirror_test.mjs
+  ${CMAKE_SOURCE_DIR}/tests/mirror/serve_models_test.mjs WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(mirror PROPERTIES ENVIRONMENT "MAKE_CHECKPOINT=$<TARGET_FILE:make_checkpoint>")
+
 # [SECTION] the fuzz corpora, replayed through the fuzz build's targets (cmake/fuzz.cmake)
 set(SWIGLU_FUZZ_DIR "" CACHE PATH "a build-fuzz tree (tools/fuzz.sh); enables the corpus replay tests")
 if(SWIGLU_FUZZ_DIR)
@@ -174,7 +180,7 @@ foreach(f ${SWIGLU_BROWSER_GROUPS})
   set(lane "chromium_a;chromium_b")
   if(g STREQUAL "model")
     set(lane chromium_a)
-  elseif(g STREQUAL "lesson" OR g STREQUAL "checkpoint")
+  elseif(g STREQUAL "lesson" OR g STREQUAL "checkpoint" OR g STREQUAL "mirror")
     set(lane chromium_b)
   endif()
   set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK "${lane}"
@@ -203,7 +209,7 @@ add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
 # own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.
 foreach(entry browser_liveux:400 browser_lesson:300 browser_model:280 browser_page:250 browser_live:200 browser_load:150
               browser_tokenizer:150 browser_checkpoint:120 tokenizer_compare:90 core_tests_wasm:30 core_tests:20
-              cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
+              mirror:20 cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
   string(REPLACE ":" ";" entry ${entry})
   list(GET entry 0 name)
   list(GET entry 1 seconds)

@@ -6,13 +6,17 @@
 //        (Access-Control-Allow-Origin: *, exposing Content-Range, Content-Length, Accept-Ranges, ETag)
 // Files come from ROOT/OWNER/NAME/ (revision main) or ROOT/OWNER/NAME@REV/ (any other revision).
 // Faults per file name, as tools/serve.mjs injects them for packs: { status, stall, ignoreRange,
-// truncate, drop, noCors, times }; status 401/403 is a gated repository, noCors a host that does
-// not let a page read it. Hosts that misbehave on purpose (issue 22, items 19-24) add:
+// truncate, drop, corrupt, noCors, times }; status 401/403 is a gated repository, noCors a host that
+// does not let a page read it, corrupt a body with one byte flipped (a bad proxy); a HEAD gets only
+// a status fault. Hosts that misbehave on purpose (issue 22, items 19-24) add:
 //   retryAfter: N     with status 429, the Retry-After it sends
 //   bytesPerSecond: N the body trickles (1: a byte a second)
 //   redirect: "loop"  the hub redirects to itself, forever; any other string is sent as Location
 //                     (e.g. "javascript:alert(1)")
 // and options.onServe(entry, p) is called before a cdn answer (a test replaces a file mid-load).
+// options.linked: the hub's 302 for a .safetensors file carries what the Hub sends for a file kept
+// in LFS (X-Linked-Etag: the sha256 of its bytes, X-Linked-Size), and every 302 an X-Repo-Commit
+// (fixed per revision directory): what a download tool checks (tools/mirror.mjs).
 // Every request is logged with the bytes sent, so tests count at the host.
 //
 //   node tools/hub_server.mjs --root DIR [--port 8081] [--host 127.0.0.1]
@@ -30,6 +34,11 @@ function takeFault(faults, name) {
   if (!f || f.times === 0) return null;
   if (f.times > 0) f.times--;
   return f;
+}
+
+function statusFault(faults, name) {
+  const f = faults.get(name);
+  return f && f.status && f.times !== 0 ? { status: f.status, retryAfter: f.retryAfter } : null;
 }
 
 // /OWNER/NAME/resolve/REV/FILE or /OWNER/NAME/REV/FILE -> its parts, or null.
@@ -50,11 +59,21 @@ function repoFile(root, p) {
   return path.join(dir, p.file);
 }
 
+// The Hub's headers for a file in LFS, hashed at each request (test files are small).
+function linkedHeaders(file, p) {
+  const headers = { "X-Repo-Commit": crypto.createHash("sha1").update(path.dirname(file)).digest("hex") };
+  if (!p.file.endsWith(".safetensors")) return headers;
+  const bytes = fs.readFileSync(file);
+  headers["X-Linked-Etag"] = `"${crypto.createHash("sha256").update(bytes).digest("hex")}"`;
+  headers["X-Linked-Size"] = String(bytes.length);
+  return headers;
+}
+
 function etagOf(st) {
   return `"${crypto.createHash("sha1").update(`${st.size}-${st.mtimeMs}`).digest("hex")}"`;
 }
 
-// options: { faults: Map(file -> fault), log: [] of { origin, path, range, status, bytes }, cdnPort }
+// options: { faults: Map(file -> fault), log: [] of { origin, method, path, range, status, bytes }, linked, onServe }
 export function createHubServers(root, options = {}) {
   root = path.resolve(root);
   const faults = options.faults || new Map();
@@ -68,7 +87,7 @@ export function createHubServers(root, options = {}) {
       return res.end();
     }
     const p = parseRepoPath(url.pathname, true);
-    const entry = { origin: "hub", path: url.pathname, range: req.headers.range || "", status: 0, bytes: 0 };
+    const entry = { origin: "hub", method: req.method, path: url.pathname, range: req.headers.range || "", status: 0, bytes: 0 };
     log.push(entry);
     if (!p) return send(res, (entry.status = 404), "Repository not found", {});
     const file = repoFile(root, p);
@@ -86,7 +105,8 @@ export function createHubServers(root, options = {}) {
     }
     entry.status = 302;
     const rev = encodeURIComponent(p.rev);
-    res.writeHead(302, { ...cors(), Location: `${state.cdnOrigin}/${p.owner}/${p.name}/${rev}/${p.file}` });
+    res.writeHead(302, { ...cors(), ...(options.linked ? linkedHeaders(file, p) : {}),
+      Location: `${state.cdnOrigin}/${p.owner}/${p.name}/${rev}/${p.file}` });
     res.end();
   });
 
@@ -97,11 +117,11 @@ export function createHubServers(root, options = {}) {
       return res.end();
     }
     const p = parseRepoPath(url.pathname, false);
-    const entry = { origin: "cdn", path: url.pathname, range: req.headers.range || "", status: 0, bytes: 0 };
+    const entry = { origin: "cdn", method: req.method, path: url.pathname, range: req.headers.range || "", status: 0, bytes: 0 };
     log.push(entry);
     if (!p) return send(res, (entry.status = 404), "not found", {});
     options.onServe?.(entry, p);
-    const fault = takeFault(faults, p.file);
+    const fault = req.method === "HEAD" ? statusFault(faults, p.file) : takeFault(faults, p.file);
     if (fault?.status === 429 && fault.retryAfter !== undefined) {
       res.writeHead((entry.status = 429), { ...cors(fault), "Content-Type": "text/plain", "Retry-After": String(fault.retryAfter) });
       return res.end("slow down\n");
@@ -147,6 +167,12 @@ export function createHubServers(root, options = {}) {
         }, 1000);
         res.on("close", () => { clearInterval(timer); try { fs.closeSync(fd); } catch {} });
         return;
+      }
+      if (fault?.corrupt) {  // the whole answer, one byte of it flipped
+        const body = Buffer.from(fs.readFileSync(file).subarray(start, end + 1));
+        if (body.length) body[body.length >> 1] ^= 0x40;
+        entry.bytes += body.length;
+        return res.end(body);
       }
       const stream = fs.createReadStream(file, { start, end: start + sent - 1 });
       stream.on("data", (b) => { entry.bytes += b.length; });

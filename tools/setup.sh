@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
-# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing, ccache), the sources of
+# Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing, ccache,
+# curl for tools/mirror.sh), the sources of
 # Dear ImGui, PCRE2, utf8proc and cJSON from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
 fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates \
 nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev \
-libpcre2-dev libutf8proc-dev pkg-config ccache"
+libpcre2-dev libutf8proc-dev pkg-config ccache curl"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -18,6 +18,7 @@ import { registerRecoveryTests } from "./recovery_tests.mjs";
 import { registerWordsTests } from "./words_tests.mjs";
 import { registerPhoneLayoutTests } from "./phone_layout_tests.mjs";
 import { registerModelTests } from "./model_tests.mjs";
+import { registerMirrorTests } from "./mirror_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -370,6 +371,7 @@ inGroup("recovery", () => registerRecoveryTests(test, { expect, expectIncludes, 
 inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
 inGroup("model", () => registerModelTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("mirror", () => registerMirrorTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 
 // [SECTION] runner
 const site = await startSite(siteDir);

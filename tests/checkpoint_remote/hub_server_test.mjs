@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import http from "node:http";
+import crypto from "node:crypto";
 import { createHubServers } from "../../tools/hub_server.mjs";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "hub-"));
@@ -88,4 +89,35 @@ test("faults: gated, no CORS, Range ignored, truncated, stalled", async () => {
   faults.set("model.safetensors", { status: 500, times: 1 });
   assert.equal((await get(loc)).status, 500);
   assert.equal((await get(loc, { Range: "bytes=0-9" })).status, 206);  // faults with times run out
+});
+
+test("linked: the 302 carries the Hub's X-Linked-Etag (sha256), X-Linked-Size and X-Repo-Commit; corrupt flips a byte; a HEAD takes status faults only", async () => {
+  const linkedFaults = new Map();
+  const linked = createHubServers(root, { faults: linkedFaults, linked: true });
+  await new Promise((r) => linked.listen(0, "127.0.0.1", r));
+  try {
+    const base = `http://127.0.0.1:${linked.hub.address().port}`;
+    const r = await get(`${base}/org/model/resolve/main/model.safetensors`);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers["x-linked-etag"], `"${crypto.createHash("sha256").update(bytes).digest("hex")}"`);
+    assert.equal(r.headers["x-linked-size"], "100000");
+    assert.match(r.headers["x-repo-commit"], /^[0-9a-f]{40}$/);
+    const config = await get(`${base}/org/model/resolve/v2/config.json`);
+    assert.equal(config.headers["x-linked-etag"], undefined, "a small file is not in LFS");
+    assert.notEqual(config.headers["x-repo-commit"], r.headers["x-repo-commit"], "another revision, another commit");
+    linkedFaults.set("model.safetensors", { corrupt: true, times: 1 });
+    const head = await new Promise((resolve) => http.request(r.headers.location, { method: "HEAD" }, resolve).end());
+    assert.equal(head.statusCode, 200);
+    const bad = await get(r.headers.location, { Range: "bytes=0-999" });
+    assert.equal(bad.status, 206);
+    assert.equal(bad.body.length, 1000);
+    assert.deepEqual([...bad.body].filter((b, i) => b !== bytes[i]).length, 1, "one byte flipped");
+    assert.deepEqual([...(await get(r.headers.location, { Range: "bytes=0-999" })).body], [...bytes.subarray(0, 1000)], "times: 1 used by the GET, not the HEAD");
+    linkedFaults.set("model.safetensors", { status: 500, times: 1 });
+    const failedHead = await new Promise((resolve) => http.request(r.headers.location, { method: "HEAD" }, resolve).end());
+    assert.equal(failedHead.statusCode, 500);
+    assert.equal((await get(r.headers.location)).status, 500, "the HEAD did not use up the fault");
+  } finally {
+    linked.close();
+  }
 });
