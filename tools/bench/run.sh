@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Kernel benchmark: builds the wasm and native kernel benches, then runs tools/bench/run.mjs, which
-# prints the table (T = 1, 6, 64 at Qwen3.5-0.8B dims; wasm variants, native twins, tfjs-wasm peer).
-# A command, not a test: it takes a few minutes. Needs tools/setup.sh first (emscripten, SIMDe,
-# node modules @tensorflow/tfjs-core + @tensorflow/tfjs-backend-wasm).
+# prints the table (T = 1, 6, 64 at Qwen3.5-0.8B dims; wasm variants, native twins, the int8 peer
+# onnxruntime-web and the f32 peer tfjs-wasm). A command, not a test: it takes a few minutes. Needs
+# tools/setup.sh first (emscripten, SIMDe, node modules onnxruntime-web, @tensorflow/tfjs-core,
+# @tensorflow/tfjs-backend-wasm).
 #   tools/bench/run.sh                 # 5 rounds
-#   tools/bench/run.sh --rounds 2      # quicker; other flags: --layers N --min-ms MS
+#   tools/bench/run.sh --rounds 2      # quicker; other flags: --layers N --min-ms MS --tokens 1,64
+#                                      #   --variants REGEX (a subset of the registry)
 # Build dirs: $BENCH_BUILD_DIR (default build-bench/) holds native/ and wasm/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
