@@ -25,6 +25,8 @@ import { ortSwigluModel } from './ort_swiglu.mjs';
 // one of our kernels once stayed on the baseline tier for a whole run (3x slower) while tfjs's
 // module was compiling on the same 2 cores; the benchmark compares steady-state code.
 v8.setFlagsFromString('--no-liftoff');
+// Node 20's V8 (11.3) has relaxed SIMD behind this flag (Node 22 and Chromium 114+ have it on).
+v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -35,7 +37,13 @@ const ROUNDS = +opt('rounds', 5);
 const N_LAYERS = +opt('layers', 8);
 const TFJS_LAYERS = +opt('tfjs-layers', 3);
 const MIN_MS = +opt('min-ms', 150);
-const WASM_JS = path.resolve(opt('wasm', 'build-bench/wasm/kernel_bench.js'));
+// The kernel module: its relaxed-SIMD build where the engine validates relaxed SIMD (a module of
+// one i32x4.relaxed_dot_i8x16_i7x16_add_s), else the plain SIMD128 build: the same choice a page makes.
+const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0, 65, 1,
+  253, 15, 65, 2, 253, 15, 65, 3, 253, 15, 253, 147, 2, 11]);
+const HAS_RELAXED = WebAssembly.validate(RELAXED_PROBE);
+const WASM_JS = path.resolve(HAS_RELAXED ? opt('wasm-relaxed', 'build-bench/wasm/kernel_bench_relaxed.js')
+                                         : opt('wasm', 'build-bench/wasm/kernel_bench.js'));
 const NATIVE = path.resolve(opt('native', 'build-bench/native/kernel_bench'));
 const TS = (opt('tokens', '1,6,64')).split(',').map(Number);
 const ONLY = new RegExp(opt('variants', '.'));  // a subset of the registry's variants, by name
@@ -75,8 +83,13 @@ for (let v = 0; v < nVariants; v++) {
   const name = W.UTF8ToString(W._bench_variant_name(v));
   if (!W._bench_variant_is_ref(v) && ONLY.test(name)) variants.push({ v, name, scalar: name.includes('scalar') });
 }
+// Natively every variant exists (the relaxed ones through their x86 twin): pair them by name.
 const nativeNames = (await native('variants')).split(',');
-for (const x of variants) if (nativeNames[x.v] !== x.name) throw new Error('wasm and native registries differ');
+for (const x of variants) {
+  x.nv = nativeNames.indexOf(x.name);
+  if (x.nv < 0) throw new Error(`${x.name} is not in the native registry`);
+}
+log(`[bench] kernel module: ${path.basename(WASM_JS)} (relaxed SIMD ${HAS_RELAXED ? 'validates' : 'does not validate'} here)`);
 const weightBytes = W._bench_weight_bytes_per_layer();
 
 // [SECTION] tfjs-backend-wasm peer
@@ -195,7 +208,7 @@ for (const T of TS) {
   for (const x of variants) {
     if (x.scalar && T > 6) continue;
     W._bench_layer_ms(x.v, T, 0, 1, 0);
-    await native(`layer ${x.v} ${T} 0 1 0`);
+    await native(`layer ${x.nv} ${T} 0 1 0`);
   }
 }
 
@@ -213,7 +226,7 @@ for (let r = 0; r < ROUNDS; r++) {
         if (c.kind === 'tfjs') ms = tfMs(T);
         else if (c.kind === 'ort') ms = await ortMs(c.ort, T);
         else if (c.kind === 'wasm') ms = W._bench_layer_ms(c.v, T, cache, minCalls, minMs);
-        else ms = +(await native(`layer ${c.v} ${T} ${cache} ${minCalls} ${minMs}`));
+        else ms = +(await native(`layer ${c.nv} ${T} ${cache} ${minCalls} ${minMs}`));
         put(c.key, T, cache, ms);
       }
     }
@@ -231,7 +244,7 @@ for (const x of variants) {
   }
 }
 const errors = {};
-for (const x of variants) errors[x.name] = { wasm: W._bench_rel_error(x.v, 6), native: +(await native(`error ${x.v} 6`)) };
+for (const x of variants) errors[x.name] = { wasm: W._bench_rel_error(x.v, 6), native: +(await native(`error ${x.nv} 6`)) };
 const ortErrors = {};
 for (const k of ORT_KINDS) ortErrors[k] = await ortError(k, 6);
 child.stdin.write('quit\n');
@@ -286,11 +299,13 @@ out.push('accuracy, T=6, layer 0, max abs err / max abs output vs double referen
 for (const [name, e] of Object.entries(errors)) out.push(`  ${name}: wasm ${e.wasm.toExponential(2)}, native ${e.native.toExponential(2)}`);
 for (const k of ORT_KINDS) out.push(`  ${ORT_KEY[k]}: ${ortErrors[k].toExponential(2)}`);
 
-// [SECTION] aims: the default q16 variant (first in the registry: what swiglu_layer_forward
-// dispatches to in this module), with every round's figure so the spread is visible.
+// [SECTION] aims: the q16 variant swiglu_layer_forward dispatches to in this module (timed once at
+// the first call: swiglu_layer.cpp), with every round's figure so the spread is visible.
 out.push('');
-out.push('aims (single thread, weights from memory, ratios within a round; per-round figures in brackets):');
-const def = variants.find((x) => x.name.includes('q16'));
+const defName = W.UTF8ToString(W._bench_variant_name(W._bench_default_variant(1)));
+out.push(`aims (single thread, weights from memory, ratios within a round; per-round figures in brackets); ` +
+         `swiglu_layer_forward's q16 choice here: ${defName}`);
+const def = variants.find((x) => x.name === defName) ?? variants.find((x) => x.name.includes('q16'));
 for (const T of TS) {
   const a = perRound('wasm ' + def.name, T);
   if (T === 1) {
