@@ -491,6 +491,12 @@ TEST_CASE("swiglu layer accuracy vs double reference on dequantized weights", "[
 TEST_CASE("swiglu layer default dispatch", "[kernels][layer]") {
   REQUIRE(swiglu_layer_variant_default(SWIGLU_ACT_F32) != nullptr);
   REQUIRE(swiglu_layer_variant_default(SWIGLU_ACT_Q16) != nullptr);
+  for (int T : {1, 2, 64}) {  // the q16 path's run-time choice: a q16 layer variant, never a reference
+    const swiglu_layer_variant* v = swiglu_layer_variant_for(SWIGLU_ACT_Q16, T);
+    REQUIRE(v != nullptr);
+    REQUIRE(v->act == SWIGLU_ACT_Q16);
+    REQUIRE(!v->is_ref);
+  }
   REQUIRE(swiglu_layer_variant_find("no such variant") == nullptr);
   for (int vi = 0; vi < swiglu_layer_variant_count; vi++)
     REQUIRE(swiglu_layer_variant_find(swiglu_layer_variants[vi].name) == &swiglu_layer_variants[vi]);

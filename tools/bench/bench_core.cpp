@@ -68,9 +68,9 @@ int bench_init(int n_layers, unsigned seed) {
 }
 
 int bench_variant_count() { return swiglu_layer_variant_count; }
-// The registry index of what swiglu_layer_forward dispatches to (act 1: q16, 0: f32).
-int bench_default_variant(int act) {
-  return (int)(swiglu_layer_variant_default(act ? SWIGLU_ACT_Q16 : SWIGLU_ACT_F32) - swiglu_layer_variants);
+// The registry index of what swiglu_layer_forward dispatches to for T tokens (act 1: q16, 0: f32).
+int bench_default_variant(int act, int T) {
+  return (int)(swiglu_layer_variant_for(act ? SWIGLU_ACT_Q16 : SWIGLU_ACT_F32, T) - swiglu_layer_variants);
 }
 const char* bench_variant_name(int i) { return swiglu_layer_variants[i].name; }
 int bench_variant_is_ref(int i) { return swiglu_layer_variants[i].is_ref ? 1 : 0; }

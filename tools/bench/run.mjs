@@ -89,7 +89,9 @@ for (const x of variants) {
   x.nv = nativeNames.indexOf(x.name);
   if (x.nv < 0) throw new Error(`${x.name} is not in the native registry`);
 }
-log(`[bench] kernel module: ${path.basename(WASM_JS)} (relaxed SIMD ${HAS_RELAXED ? 'validates' : 'does not validate'} here)`);
+log(`[bench] kernel module: ${path.basename(WASM_JS)} (relaxed SIMD ${HAS_RELAXED ? 'validates' : 'does not validate'} here); ` +
+    `q16 dispatch (timed now, once): T=1 ${W.UTF8ToString(W._bench_variant_name(W._bench_default_variant(1, 1)))}, ` +
+    `T>1 ${W.UTF8ToString(W._bench_variant_name(W._bench_default_variant(1, 6)))}`);
 const weightBytes = W._bench_weight_bytes_per_layer();
 
 // [SECTION] tfjs-backend-wasm peer
@@ -302,11 +304,11 @@ for (const k of ORT_KINDS) out.push(`  ${ORT_KEY[k]}: ${ortErrors[k].toExponenti
 // [SECTION] aims: the q16 variant swiglu_layer_forward dispatches to in this module (timed once at
 // the first call: swiglu_layer.cpp), with every round's figure so the spread is visible.
 out.push('');
-const defName = W.UTF8ToString(W._bench_variant_name(W._bench_default_variant(1)));
-out.push(`aims (single thread, weights from memory, ratios within a round; per-round figures in brackets); ` +
-         `swiglu_layer_forward's q16 choice here: ${defName}`);
-const def = variants.find((x) => x.name === defName) ?? variants.find((x) => x.name.includes('q16'));
+const defFor = (T) => W.UTF8ToString(W._bench_variant_name(W._bench_default_variant(1, T)));
+out.push(`aims (single thread, weights from memory, ratios within a round; per-round figures in brackets), ` +
+         `for the q16 variant swiglu_layer_forward picks in this module at each T:`);
 for (const T of TS) {
+  const def = variants.find((x) => x.name === defFor(T)) ?? variants.find((x) => x.name.includes('q16'));
   const a = perRound('wasm ' + def.name, T);
   if (T === 1) {
     const pcts = a.map((ms) => (100 * floorMs) / ms);

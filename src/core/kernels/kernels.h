@@ -110,8 +110,8 @@ enum swiglu_act { SWIGLU_ACT_F32 = 0, SWIGLU_ACT_Q16 = 1 };
 
 // A layer variant is a combination of op variants; the layer registry lists the ones worth
 // shipping and benchmarking. The first SIMD128 entry of each activation path is its default; the q16
-// path's default is instead the faster of that and the first relaxed-SIMD entry, timed once on the
-// first call (swiglu_layer.cpp says why).
+// path's is instead the faster of that and the first relaxed-SIMD entry, timed once on the first
+// call, for one token and for several apart (swiglu_layer.cpp says why).
 struct swiglu_layer_variant {
   const char* name;
   swiglu_act act;
@@ -124,7 +124,8 @@ struct swiglu_layer_variant {
 extern const swiglu_layer_variant swiglu_layer_variants[];
 extern const int swiglu_layer_variant_count;
 const swiglu_layer_variant* swiglu_layer_variant_find(const char* name);  // null if unknown
-const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act);
+const swiglu_layer_variant* swiglu_layer_variant_for(swiglu_act act, int T);  // what the entry point runs for T tokens
+const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act);    // the same for several tokens
 
 // Scratch bytes swiglu_layer_forward needs for T tokens (16-byte aligned buffer).
 size_t swiglu_layer_scratch_bytes(const swiglu_q8_layer* L, int T);
@@ -134,7 +135,7 @@ size_t swiglu_layer_scratch_bytes(const swiglu_q8_layer* L, int T);
 // x and y may not alias.
 void swiglu_layer_forward_variant(const swiglu_layer_variant* v, const swiglu_q8_layer* L, const float* x, int T,
                                   float* y, float* silu_gate, void* scratch);
-// The entry point the app calls: the default variant of the chosen activation path.
+// The entry point the app calls: swiglu_layer_variant_for(act, T).
 void swiglu_layer_forward(const swiglu_q8_layer* L, swiglu_act act, const float* x, int T, float* y,
                           float* silu_gate, void* scratch);
 

@@ -23,7 +23,7 @@ static const swiglu_layer_variant* swiglu_first_variant(swiglu_act act, bool rel
   return nullptr;
 }
 
-// Best of 5 calls of v's gemm on a 512 x 1024 matrix (512 KB: cache-resident) for 6 tokens, in ms.
+// Best of 5 calls of v's gemm on a 512 x 1024 matrix (512 KB: cache-resident) for T tokens, in ms.
 static double swiglu_time_q16_gemm(const swiglu_layer_variant* v, const q8_matrix_view* w, const int16_t* xq,
                                    const float* xs, int T, float* y, int16_t* work) {
   double best = 1e30;
@@ -37,34 +37,46 @@ static double swiglu_time_q16_gemm(const swiglu_layer_variant* v, const q8_matri
 
 // The q16 default is measured once, not assumed: relaxed SIMD's dot product is one instruction
 // where the engine uses AVX-VNNI (Chromium on recent x86) or ARM's sdot, but five in Node 20's V8,
-// where SIMD128's kernels are twice as fast. Every q16 variant gives the same bits (exact integer
-// sums), so the choice changes the speed only, never a result.
-static const swiglu_layer_variant* swiglu_pick_q16() {
+// where SIMD128's kernels are twice as fast. One token (one pass over the weights, the row sums an
+// extra third of the dot products) and several are timed apart: picks[0] for T = 1, picks[1] for
+// more. Every q16 variant gives the same bits (exact integer sums), so the choice changes the
+// speed only, never a result.
+struct swiglu_q16_picks {
+  const swiglu_layer_variant* v[2];
+};
+static swiglu_q16_picks swiglu_pick_q16() {
   const swiglu_layer_variant* plain = swiglu_first_variant(SWIGLU_ACT_Q16, false);
   const swiglu_layer_variant* relaxed = swiglu_first_variant(SWIGLU_ACT_Q16, true);
-  if (!relaxed || !plain) return relaxed ? relaxed : plain;
-  const int N = 512, K = 1024, T = 6;
-  std::vector<float> wf((size_t)N * K), xf((size_t)T * K), y((size_t)T * N), xs(T);
+  if (!relaxed || !plain) return {{relaxed ? relaxed : plain, relaxed ? relaxed : plain}};
+  const int N = 512, K = 1024, Tmax = 6;
+  std::vector<float> wf((size_t)N * K), xf((size_t)Tmax * K), y((size_t)Tmax * N), xs(Tmax);
   uint32_t r = 12345u;  // any values: the timing does not depend on them
   for (float& v : wf) v = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
   for (float& v : xf) v = (float)((r = r * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
   q8_matrix_owned m;
-  if (q8_matrix_owned_init(&m, wf.data(), N, K) != Q8_OK) return plain;
-  std::vector<int16_t> xq((size_t)T * m.view.cols_padded), work(q8_gemm_q16_work_elems(T, m.view.cols_padded));
-  plain->quant(xf.data(), T, K, m.view.cols_padded, xq.data(), xs.data());
-  const double tp = swiglu_time_q16_gemm(plain, &m.view, xq.data(), xs.data(), T, y.data(), work.data());
-  const double tr = swiglu_time_q16_gemm(relaxed, &m.view, xq.data(), xs.data(), T, y.data(), work.data());
+  if (q8_matrix_owned_init(&m, wf.data(), N, K) != Q8_OK) return {{plain, plain}};
+  std::vector<int16_t> xq((size_t)Tmax * m.view.cols_padded), work(q8_gemm_q16_work_elems(Tmax, m.view.cols_padded));
+  plain->quant(xf.data(), Tmax, K, m.view.cols_padded, xq.data(), xs.data());
+  swiglu_q16_picks picks;
+  for (int i = 0; i < 2; i++) {
+    const int T = i == 0 ? 1 : Tmax;
+    const double tp = swiglu_time_q16_gemm(plain, &m.view, xq.data(), xs.data(), T, y.data(), work.data());
+    const double tr = swiglu_time_q16_gemm(relaxed, &m.view, xq.data(), xs.data(), T, y.data(), work.data());
+    picks.v[i] = tr < tp ? relaxed : plain;
+  }
   q8_matrix_owned_free(&m);
-  return tr < tp ? relaxed : plain;
+  return picks;
 }
 
-const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act) {
+const swiglu_layer_variant* swiglu_layer_variant_for(swiglu_act act, int T) {
   if (act == SWIGLU_ACT_Q16) {
-    static const swiglu_layer_variant* picked = swiglu_pick_q16();
-    return picked;
+    static const swiglu_q16_picks picks = swiglu_pick_q16();
+    return picks.v[T <= 1 ? 0 : 1];
   }
   return swiglu_first_variant(act, false);
 }
+
+const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act) { return swiglu_layer_variant_for(act, 6); }
 
 static int swiglu_max_kp(const swiglu_q8_layer* L) {
   return L->gate.cols_padded > L->down.cols_padded ? L->gate.cols_padded : L->down.cols_padded;
@@ -107,5 +119,5 @@ void swiglu_layer_forward_variant(const swiglu_layer_variant* v, const swiglu_q8
 
 void swiglu_layer_forward(const swiglu_q8_layer* L, swiglu_act act, const float* x, int T, float* y, float* silu_gate,
                           void* scratch) {
-  swiglu_layer_forward_variant(swiglu_layer_variant_default(act), L, x, T, y, silu_gate, scratch);
+  swiglu_layer_forward_variant(swiglu_layer_variant_for(act, T), L, x, T, y, silu_gate, scratch);
 }
