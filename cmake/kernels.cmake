@@ -59,7 +59,7 @@ elseif(EMSCRIPTEN)
     target_include_directories(${t} PRIVATE src)
     target_link_options(${t} PRIVATE -sENVIRONMENT=node -sMODULARIZE=1 -sEXPORT_NAME=createKernelBench
       -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=268435456 -sMAXIMUM_MEMORY=2147483648
-      "-sEXPORTED_FUNCTIONS=['_bench_init','_bench_variant_count','_bench_variant_name','_bench_layer_ms','_bench_elementwise_ms','_bench_bandwidth_gbs','_bench_rel_error','_bench_weight_bytes_per_layer','_bench_variant_is_ref','_bench_matrix_int8','_bench_matrix_scales','_bench_input','_bench_reference_output','_bench_default_variant']"
+      "-sEXPORTED_FUNCTIONS=['_bench_init','_bench_variant_count','_bench_variant_name','_bench_layer_ms','_bench_elementwise_ms','_bench_bandwidth_gbs','_bench_rel_error','_bench_weight_bytes_per_layer','_bench_variant_is_ref','_bench_matrix_int8','_bench_matrix_scales','_bench_input','_bench_reference_output','_bench_default_variant','_bench_layer_best_ms']"
       "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString','HEAP8','HEAPF32','HEAPF64']")
     set_target_properties(${t} PROPERTIES EXCLUDE_FROM_ALL TRUE)
   endforeach()
@@ -69,7 +69,7 @@ elseif(EMSCRIPTEN)
   target_include_directories(kernel_bench_web PRIVATE src)
   target_link_options(kernel_bench_web PRIVATE -sENVIRONMENT=web -sMODULARIZE=1 -sEXPORT_NAME=createKernelBench
     -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=268435456 -sMAXIMUM_MEMORY=2147483648
-    "-sEXPORTED_FUNCTIONS=['_bench_init','_bench_variant_count','_bench_variant_name','_bench_layer_ms','_bench_bandwidth_gbs','_bench_rel_error','_bench_weight_bytes_per_layer','_bench_variant_is_ref','_bench_matrix_int8','_bench_matrix_scales','_bench_input','_bench_reference_output','_bench_default_variant']"
+    "-sEXPORTED_FUNCTIONS=['_bench_init','_bench_variant_count','_bench_variant_name','_bench_layer_ms','_bench_layer_best_ms','_bench_bandwidth_gbs','_bench_rel_error','_bench_weight_bytes_per_layer','_bench_variant_is_ref','_bench_matrix_int8','_bench_matrix_scales','_bench_input','_bench_reference_output','_bench_default_variant','_bench_layer_best_ms']"
     "-sEXPORTED_RUNTIME_METHODS=['UTF8ToString','HEAP8','HEAPF32','HEAPF64']")
   set_target_properties(kernel_bench_web PROPERTIES EXCLUDE_FROM_ALL TRUE)
   swiglu_relaxed_simd(kernel_bench_web)
