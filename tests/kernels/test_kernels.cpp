@@ -309,18 +309,36 @@ TEST_CASE("q16 range cannot overflow int32 at full scale", "[kernels][gemm]") {
   for (int Kp : {8, 1024, 3584, 18944}) {
     INFO("Kp " << Kp);
     REQUIRE(128.0 * f32_qs16_qmax(Kp) * Kp <= 2147483647.0);
+    REQUIRE(f32_qs16_qmax(Kp) <= kQs16DigitMax);  // the relaxed kernels' two 7-bit digits
   }
-  // Worst case: every weight -127... +127 and every activation at +-qmax.
-  const int N = 4, K = 3584;
-  std::vector<float> w((size_t)N * K, 1.0f), x(K, 1.0f);
+  // Worst cases, for every q16 variant: every weight at +-127 and every activation at +-qmax, with
+  // the signs agreeing (the largest sum), alternating per column (sums of opposite extremes), and
+  // the most negative activations (digit 1, 0 in the relaxed kernels).
+  const int N = 8, K = 3584;
+  std::vector<float> w((size_t)N * K);
+  for (int n = 0; n < N; n++)
+    for (int k = 0; k < K; k++) w[(size_t)n * K + k] = n % 2 ? ((k % 2) ? 1.0f : -1.0f) : (n < 4 ? 1.0f : -1.0f);
   q8_matrix_owned m;
   REQUIRE(q8_matrix_owned_init(&m, w.data(), N, K) == Q8_OK);
-  std::vector<int16_t> xq(K);
-  float xs;
-  f32_qs16__wasmsimd_u8(x.data(), 1, K, K, xq.data(), &xs);
-  std::vector<float> y(N);
-  q8_gemm_q16__wasmsimd_dot_4x8_t1(&m.view, xq.data(), &xs, 1, y.data(), nullptr);
-  for (float v : y) REQUIRE(v == Approx((double)K).epsilon(1e-5));
+  for (float sign : {1.0f, -1.0f}) {
+    std::vector<float> x(K, sign);
+    std::vector<int16_t> xq(K);
+    float xs;
+    f32_qs16__wasmsimd_u8(x.data(), 1, K, K, xq.data(), &xs);
+    std::vector<int16_t> work(q8_gemm_q16_work_elems(1, K));
+    std::vector<float> yref(N);
+    q8_gemm_q16_ref(&m.view, xq.data(), &xs, 1, yref.data(), work.data());
+    for (int n = 0; n < N; n++) {
+      const double want = n % 2 ? 0.0 : (n < 4 ? 1.0 : -1.0) * sign * K;
+      REQUIRE(yref[n] == Approx(want).epsilon(1e-5).margin(1e-3));
+    }
+    for (int vi = 0; vi < q8_gemm_q16_variant_count; vi++) {
+      INFO(q8_gemm_q16_variants[vi].name << " sign " << sign);
+      std::vector<float> y(N, NAN);
+      q8_gemm_q16_variants[vi].fn(&m.view, xq.data(), &xs, 1, y.data(), work.data());
+      REQUIRE(std::memcmp(y.data(), yref.data(), sizeof(float) * N) == 0);
+    }
+  }
   q8_matrix_owned_free(&m);
 }
 
@@ -473,6 +491,12 @@ TEST_CASE("swiglu layer accuracy vs double reference on dequantized weights", "[
 TEST_CASE("swiglu layer default dispatch", "[kernels][layer]") {
   REQUIRE(swiglu_layer_variant_default(SWIGLU_ACT_F32) != nullptr);
   REQUIRE(swiglu_layer_variant_default(SWIGLU_ACT_Q16) != nullptr);
+  for (int T : {1, 2, 64}) {  // the q16 path's run-time choice: a q16 layer variant, never a reference
+    const swiglu_layer_variant* v = swiglu_layer_variant_for(SWIGLU_ACT_Q16, T);
+    REQUIRE(v != nullptr);
+    REQUIRE(v->act == SWIGLU_ACT_Q16);
+    REQUIRE(!v->is_ref);
+  }
   REQUIRE(swiglu_layer_variant_find("no such variant") == nullptr);
   for (int vi = 0; vi < swiglu_layer_variant_count; vi++)
     REQUIRE(swiglu_layer_variant_find(swiglu_layer_variants[vi].name) == &swiglu_layer_variants[vi]);

@@ -3,6 +3,7 @@
 //   init <n_layers> <seed>            -> ok
 //   variants                          -> name,name,... (registry order, same as wasm)
 //   layer <variant> <T> <cache> <min_calls> <min_ms>  -> ms per layer
+//   best <variant> <T> <calls>       -> ms of the fastest single call
 //   elementwise <variant> <T> <part> -> ms (part 0: silu * u; 1: q16 activation quantization)
 //   bandwidth <reps>                  -> GB/s
 //   error <variant> <T>               -> relative error
@@ -16,6 +17,7 @@ int bench_init(int n_layers, unsigned seed);
 int bench_variant_count();
 const char* bench_variant_name(int i);
 double bench_layer_ms(int variant, int T, int cache_resident, int min_calls, double min_ms);
+double bench_layer_best_ms(int variant, int T, int calls);
 double bench_elementwise_ms(int variant, int T, int part);
 double bench_bandwidth_gbs(int reps);
 double bench_rel_error(int variant, int T);
@@ -36,6 +38,8 @@ int main() {
       std::printf("%s\n", s.c_str());
     } else if (!std::strcmp(cmd, "layer") && std::sscanf(line, "%*s %d %d %d %d %lf", &a, &b, &c, &d, &e) == 5) {
       std::printf("%.6f\n", bench_layer_ms(a, b, c, d, e));
+    } else if (!std::strcmp(cmd, "best") && std::sscanf(line, "%*s %d %d %d", &a, &b, &c) == 3) {
+      std::printf("%.6f\n", bench_layer_best_ms(a, b, c));
     } else if (!std::strcmp(cmd, "elementwise") && std::sscanf(line, "%*s %d %d %d", &a, &b, &c) == 3) {
       std::printf("%.6f\n", bench_elementwise_ms(a, b, c));
     } else if (!std::strcmp(cmd, "bandwidth") && std::sscanf(line, "%*s %d", &a) == 1) {

@@ -10,8 +10,10 @@
 //  - f32:  int8 weights x f32 activations, f32 accumulation. Matches the double reference on the
 //          dequantized weights to ~1e-6 relative. The accurate path.
 //  - q16:  each token's activations are quantized on the fly to int16 (symmetric, one scale per
-//          token, range chosen so the int32 sums cannot overflow), then wasm_i32x4_dot_i16x8.
-//          Integer sums are exact; ~1e-4 relative error from the activation rounding. The fast path.
+//          token, at most 14 bits, range chosen so the int32 sums cannot overflow), then
+//          wasm_i32x4_dot_i16x8, or relaxed SIMD's 8-bit dot product on two 7-bit digits of each
+//          activation. Integer sums are exact, so every q16 kernel gives the same bits; ~1e-4
+//          relative error from the activation rounding. The fast path.
 // Per-token determinism (both paths): a token's outputs never depend on its position in the batch
 // or on the other tokens, bit for bit. Every kernel runs the same instruction sequence on each
 // token's accumulators whatever T is; tokens are only grouped to reuse loaded weights.
@@ -21,6 +23,15 @@
 #include <cstdint>
 
 #include "../quant/q8_format.h"
+
+// Relaxed-SIMD kernels (kernels_wasmrelaxed.cpp) exist natively (their x86 twin) and in wasm modules
+// built with SWIGLU_RELAXED_SIMD (cmake/kernels.cmake: a second build of the module, which a host
+// loads only where WebAssembly.validate accepts relaxed SIMD). A plain SIMD128 module has none.
+#if !defined(__EMSCRIPTEN__) || defined(SWIGLU_RELAXED_SIMD)
+#define SWIGLU_HAVE_RELAXED_SIMD 1
+#else
+#define SWIGLU_HAVE_RELAXED_SIMD 0
+#endif
 
 // [SECTION] op signatures
 // y[t][n] = scale[n] * sum_k q[n][k] * x[t][k];  x (T, K) row-major, y (T, N) row-major.
@@ -49,8 +60,14 @@ void q8_gemm_q16__wasmsimd_dot_4x8_t2(const q8_matrix_view* w, const int16_t* xq
 void q8_gemm_q16__wasmsimd_dot_2x8_t4(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
 void q8_gemm_q16__wasmsimd_dot_w16_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
 void q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+#if SWIGLU_HAVE_RELAXED_SIMD
+void q8_gemm_q16__wasmrelaxed_dot2_4x8_t1(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+void q8_gemm_q16__wasmrelaxed_dot2_4x8_t2(const q8_matrix_view* w, const int16_t* xq, const float* xs, int T, float* y, int16_t* work);
+#endif
 
-// int16 range for a dot of length Kp with int8 weights: |sum| <= 128 * qmax * Kp < 2^31.
+// int16 range for a dot of length Kp with int8 weights: |sum| <= 128 * qmax * Kp < 2^31, and
+// qmax <= kQs16DigitMax so that xq + 8192 splits into two 7-bit digits (the relaxed kernels).
+enum { kQs16DigitMax = 8191 };
 int f32_qs16_qmax(int Kp);
 void f32_qs16_ref(const float* x, int T, int K, int Kp, int16_t* xq, float* xs);
 void f32_qs16__wasmsimd_u8(const float* x, int T, int K, int Kp, int16_t* xq, float* xs);
@@ -92,7 +109,9 @@ struct swiglu_q8_layer {
 enum swiglu_act { SWIGLU_ACT_F32 = 0, SWIGLU_ACT_Q16 = 1 };
 
 // A layer variant is a combination of op variants; the layer registry lists the ones worth
-// shipping and benchmarking. The first entry of each activation path is the default.
+// shipping and benchmarking. The first SIMD128 entry of each activation path is its default; the q16
+// path's is instead the faster of that and the first relaxed-SIMD entry, timed once on the first
+// call, for one token and for several apart (swiglu_layer.cpp says why).
 struct swiglu_layer_variant {
   const char* name;
   swiglu_act act;
@@ -105,7 +124,8 @@ struct swiglu_layer_variant {
 extern const swiglu_layer_variant swiglu_layer_variants[];
 extern const int swiglu_layer_variant_count;
 const swiglu_layer_variant* swiglu_layer_variant_find(const char* name);  // null if unknown
-const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act);
+const swiglu_layer_variant* swiglu_layer_variant_for(swiglu_act act, int T);  // what the entry point runs for T tokens
+const swiglu_layer_variant* swiglu_layer_variant_default(swiglu_act act);    // the same for several tokens
 
 // Scratch bytes swiglu_layer_forward needs for T tokens (16-byte aligned buffer).
 size_t swiglu_layer_scratch_bytes(const swiglu_q8_layer* L, int T);
@@ -115,7 +135,7 @@ size_t swiglu_layer_scratch_bytes(const swiglu_q8_layer* L, int T);
 // x and y may not alias.
 void swiglu_layer_forward_variant(const swiglu_layer_variant* v, const swiglu_q8_layer* L, const float* x, int T,
                                   float* y, float* silu_gate, void* scratch);
-// The entry point the app calls: the default variant of the chosen activation path.
+// The entry point the app calls: swiglu_layer_variant_for(act, T).
 void swiglu_layer_forward(const swiglu_q8_layer* L, swiglu_act act, const float* x, int T, float* y,
                           float* silu_gate, void* scratch);
 

@@ -38,7 +38,7 @@ void q8_gemm_f32__scalar_4x1(const q8_matrix_view* w, const float* x, int T, flo
 // [SECTION] dynamic int16 activation quantization
 int f32_qs16_qmax(int Kp) {
   const long long q = 2147483647LL / (128LL * (long long)(Kp > 0 ? Kp : 1));
-  return q > 32767 ? 32767 : (q < 1 ? 1 : (int)q);
+  return q > kQs16DigitMax ? kQs16DigitMax : (q < 1 ? 1 : (int)q);
 }
 
 // The SIMD twin must produce the same bits: same f32 operations in the same order.
@@ -62,7 +62,9 @@ void f32_qs16_ref(const float* x, int T, int K, int Kp, int16_t* xq /*[T, Kp]*/,
 }
 
 // [SECTION] q8 x q16 gemm: exact integer sums, then ((float)acc * scale[n]) * xs[t]
-size_t q8_gemm_q16_work_elems(int T, int Kp) { return (size_t)T * (size_t)Kp; }
+// w16i interleaves T * Kp int16; the relaxed kernels lay out two 16-byte digit vectors per token
+// per 8 columns (4 bytes per activation, twice that).
+size_t q8_gemm_q16_work_elems(int T, int Kp) { return 2 * (size_t)T * (size_t)Kp; }
 
 void q8_gemm_q16_ref(const q8_matrix_view* w, const int16_t* xq /*[T, Kp]*/, const float* xs, int T, float* y,
                      int16_t* /*work*/) {

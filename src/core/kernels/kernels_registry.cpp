@@ -13,6 +13,10 @@ const int q8_gemm_f32_variant_count = sizeof(q8_gemm_f32_variants) / sizeof(q8_g
 
 const q8_gemm_q16_variant q8_gemm_q16_variants[] = {
     {"q8_gemm_q16_ref", q8_gemm_q16_ref, 1, 1, 1, true},
+#if SWIGLU_HAVE_RELAXED_SIMD
+    {"q8_gemm_q16__wasmrelaxed_dot2_4x8_t2", q8_gemm_q16__wasmrelaxed_dot2_4x8_t2, 4, 8, 2, false},
+    {"q8_gemm_q16__wasmrelaxed_dot2_4x8_t1", q8_gemm_q16__wasmrelaxed_dot2_4x8_t1, 4, 8, 1, false},
+#endif
     {"q8_gemm_q16__wasmsimd_dot_4x8_t1", q8_gemm_q16__wasmsimd_dot_4x8_t1, 4, 8, 1, false},
     {"q8_gemm_q16__wasmsimd_dot_4x8_t2", q8_gemm_q16__wasmsimd_dot_4x8_t2, 4, 8, 2, false},
     {"q8_gemm_q16__wasmsimd_dot_2x8_t4", q8_gemm_q16__wasmsimd_dot_2x8_t4, 2, 8, 4, false},
@@ -39,8 +43,16 @@ const f32_vswiglu_variant f32_vswiglu_variants[] = {
 };
 const int f32_vswiglu_variant_count = sizeof(f32_vswiglu_variants) / sizeof(f32_vswiglu_variants[0]);
 
-// Layer variants. The first non-reference entry of each activation path is its default.
+// Layer variants. The first SIMD128 entry of each activation path is its default; for q16, the
+// first relaxed-SIMD entry (where the module has it) competes with it, timed once
+// (swiglu_layer_variant_default).
 const swiglu_layer_variant swiglu_layer_variants[] = {
+#if SWIGLU_HAVE_RELAXED_SIMD
+    {"swiglu_q16__wasmrelaxed_dot2_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmrelaxed_dot2_4x8_t2, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+    {"swiglu_q16__wasmrelaxed_dot2_4x8_t1", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmrelaxed_dot2_4x8_t1, f32_qs16__wasmsimd_u8,
+     f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
+#endif
     {"swiglu_q16__wasmsimd_w16i_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_w16i_4x8_t2, f32_qs16__wasmsimd_u8,
      f32_vswiglu__wasmsimd_rr2_p5_div_u8, false},
     {"swiglu_q16__wasmsimd_w16_4x8_t2", SWIGLU_ACT_Q16, nullptr, q8_gemm_q16__wasmsimd_dot_w16_4x8_t2, f32_qs16__wasmsimd_u8,
