@@ -20,6 +20,10 @@ export const NETWORK_PROFILES = [
   { name: "4G (9 Mbit/s, 60 ms RTT)", conditions: { offline: false, latency: 60, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 } },
 ];
 
+export const FAST_3G = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions;
+// A link slow enough that a download is still going when a test presses Cancel (4 Mbit/s, 50 ms).
+export const SLOW_LINK = { offline: false, latency: 50, downloadThroughput: 4e6 / 8, uploadThroughput: 1e6 / 8 };
+
 // The page's views, from the one table the app expands (src/core/views.inc): name in links and
 // whether it shows real weights. The tests take the list from there, so a new view is covered.
 export function viewTable() {
@@ -89,17 +93,26 @@ export async function startSite(siteDir) {
 }
 
 // Opens the page at `fragment` and waits for its first frame. Page errors fail the test.
-export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1, phone = false } = {}) {
+// `network`: CDP network conditions from the start (NETWORK_PROFILES; page.labCdp changes them);
+// `init`: a function run in the page before its scripts (a test hook such as labTestStallSeconds).
+export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1, phone = false, network = null, init = null,
+                                                     timeout = 30000 } = {}) {
   const context = await site.browser.newContext({
     viewport: { width, height }, deviceScaleFactor: scale, hasTouch: phone, isMobile: phone,
   });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  if (network) {
+    page.labCdp = await context.newCDPSession(page);
+    await page.labCdp.send("Network.enable");
+    await page.labCdp.send("Network.emulateNetworkConditions", network);
+  }
   await page.goto(site.base + fragment);
-  await page.waitForSelector("body[data-lab-ready]", { timeout: 30000 });
+  await page.waitForSelector("body[data-lab-ready]", { timeout });
   page.labErrors = errors;
   return page;
 }
@@ -108,37 +121,61 @@ export const mirror = (page) => page.locator("#lab-text").textContent();
 export const notice = (page) => page.locator("#lab-notice").textContent();
 export const hash = (page) => page.evaluate(() => decodeURIComponent(location.hash));
 
+// How long a wait on a condition may take before it fails: generous, since a condition that holds
+// ends the wait at once, and a loaded two-core machine draws a 3x phone page slowly.
+export const WAIT_TIMEOUT = 30000;
+
 // Waits until the mirror contains `text` (the app redraws on the next animation frame).
-export async function waitForMirror(page, text, timeout = 5000) {
+export async function waitForMirror(page, text, timeout = WAIT_TIMEOUT) {
   await page.waitForFunction((t) => (document.getElementById("lab-text").textContent || "").includes(t), text, { timeout })
     .catch(async () => { throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`); });
 }
 
-// The page's records once two animation frames in a row drew the same ones: a wait on the
-// page's own state, not on a clock (SwiftShader at 3x draws slowly, layouts settle over frames).
-export async function settledItems(page, timeout = 15000) {
-  await page.evaluate(() => { window.labSettle = { last: "", same: 0 }; });
+// [SECTION] waits on the page's own state (window.labFrames, labIdle), never on a clock
+// The frames the page has drawn so far: read before an input, given to waitDrawn after it.
+export const framesDrawn = (page) => page.evaluate(() => window.labFrames());
+
+// Waits until the page has drawn what an input asked for: nothing left to draw (labIdle: the
+// input handled and the frames after it drawn), or, on a page that keeps drawing (a download's
+// progress, a model loading), `frames` frames drawn since `since` (framesDrawn before the input).
+export async function waitDrawn(page, since, { frames = 3, timeout = WAIT_TIMEOUT } = {}) {
+  await page.waitForFunction(([f0, n]) => window.labIdle() || window.labFrames() - f0 >= n, [since, frames], { polling: "raf", timeout })
+    .catch(() => { throw new Error(`the page drew no ${frames} frames in ${timeout} ms`); });
+}
+
+// Waits until the page has nothing left to draw: its input handled, the network's answers (fonts
+// included) shown, its animations over.
+export async function waitIdle(page, timeout = WAIT_TIMEOUT) {
+  await page.waitForFunction(() => window.labIdle(), null, { polling: "raf", timeout })
+    .catch(() => { throw new Error(`the page was still drawing after ${timeout} ms`); });
+}
+
+// The page's records (window.labItems) once they are final: the page has nothing left to draw, or
+// (while a download keeps it drawing) the same records over 3 frames drawn. Frames, not time: a
+// slow SwiftShader frame at 3x cannot cut it short.
+export async function settledItems(page, timeout = WAIT_TIMEOUT) {
+  await page.evaluate(() => { window.labSettle = { last: "", since: -1 }; });
   const handle = await page.waitForFunction(() => {
-    const now = JSON.stringify(window.labItems()), s = window.labSettle;
-    s.same = now === s.last ? s.same + 1 : 0;
-    s.last = now;
-    return s.same >= 1 && now;
+    const now = JSON.stringify(window.labItems()), f = window.labFrames(), s = window.labSettle;
+    if (window.labIdle()) return now;
+    if (now !== s.last) { s.last = now; s.since = f; return false; }
+    return f - s.since >= 3 && now;
   }, null, { polling: "raf", timeout }).catch(() => { throw new Error("the page never settled"); });
   return JSON.parse(await handle.jsonValue());
 }
 
 // Presses `key` and waits until the focus moves off the control that had it, or until the page
-// has drawn 4 frames since the press without moving it (a disabled button that lost the focus
-// may need a second Tab): frames drawn, not time, so a slow SwiftShader frame cannot cut it short.
-export async function pressAndWaitForFocus(page, key, timeout = 10000) {
-  const before = await page.evaluate(() => { window.labFramesSinceKey = 0; return window.labFocused(); });
+// has drawn what the press asked for without moving it (a disabled button that lost the focus
+// may need a second Tab).
+export async function pressAndWaitForFocus(page, key, timeout = WAIT_TIMEOUT) {
+  const [before, f0] = await page.evaluate(() => [window.labFocused(), window.labFrames()]);
   await page.keyboard.press(key);
-  await page.waitForFunction((b) => window.labFocused() !== b || ++window.labFramesSinceKey > 4, before,
+  await page.waitForFunction(([b, f]) => window.labFocused() !== b || window.labIdle() || window.labFrames() - f > 4, [before, f0],
     { polling: "raf", timeout });
 }
 
 // Waits until `condition()` (Node-side state, such as the server's request log) is true.
-export async function waitUntil(condition, what, timeout = 5000) {
+export async function waitUntil(condition, what, timeout = WAIT_TIMEOUT) {
   const end = Date.now() + timeout;
   while (!condition()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -155,15 +192,106 @@ export async function itemCenter(page, name) {
 // True when a printed text (window.labItems) containing `part` is on screen and reachable.
 export const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
 
-// Presses Tab (from the canvas) until `name` has the keyboard's focus; the name that has it.
-export async function tabTo(page, name, limit = 40) {
-  await page.locator("#canvas").focus();
-  let focused = "";
+// Presses Tab (Shift+Tab with `back`) until `name` has the keyboard's focus, letting the page draw
+// after each press; the name that has it then. The canvas takes the focus first (a no-op when it
+// or its hidden field has it already).
+export async function tabTo(page, name, { back = false, limit = 120 } = {}) {
+  if (!(await page.evaluate(() => ["canvas", "lab-keyboard"].includes(document.activeElement && document.activeElement.id))))
+    await page.locator("#canvas").focus();
+  let focused = await page.evaluate(() => window.labFocused());
   for (let i = 0; i < limit && focused !== name; i++) {
-    await pressAndWaitForFocus(page, "Tab");
+    await pressAndWaitForFocus(page, back ? "Shift+Tab" : "Tab");
     focused = await page.evaluate(() => window.labFocused());
   }
   return focused;
+}
+
+// [SECTION] touches, as a phone's events carry them (CDP), each with the finger's own time
+// `steps`: [type, [[x, y], ...]] pairs, 30 ms apart.
+export async function touch(page, steps) {
+  const cdp = await page.context().newCDPSession(page);
+  let t = Date.now() / 1000;
+  for (const [type, points] of steps) {
+    t += 0.03;
+    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map(([x, y]) => ({ x, y })), timestamp: t });
+  }
+  await cdp.detach();
+}
+
+// One finger from (x, y0) to (x1, y1) in `moves` moves.
+export async function swipe(page, x0, y0, x1, y1, moves = 8) {
+  const steps = [["touchStart", [[x0, y0]]]];
+  for (let i = 1; i <= moves; i++) steps.push(["touchMove", [[x0 + ((x1 - x0) * i) / moves, y0 + ((y1 - y0) * i) / moves]]]);
+  await touch(page, [...steps, ["touchEnd", []]]);
+}
+
+// Two taps 150 ms apart (the finger's times, as a phone's events carry them: a page busy drawing
+// at 3x on a loaded machine may get to them later, which must not undo the double tap).
+export async function doubleTap(page, x, y) {
+  const cdp = await page.context().newCDPSession(page);
+  const t0 = Date.now() / 1000;
+  for (const [type, dt] of [["touchStart", 0], ["touchEnd", 0.05], ["touchStart", 0.15], ["touchEnd", 0.2]])
+    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }], timestamp: t0 + dt });
+  await cdp.detach();
+}
+
+// A phone's own keyboard (Android's Gboard) sends no key: every press is keyCode 229
+// ("Unidentified") and then an edit of the focused field. A character is committed text; Backspace
+// is the browser's deleteBackward (beforeinput/input "deleteContentBackward"; "WordBackspace" its
+// deleteWordBackward, a word at a time), Enter its insertNewline (beforeinput "insertLineBreak").
+// CDP's `commands` run the browser's own editing, so the field gets the events Chromium itself
+// makes of them (trusted, in a phone's order). ["compose", "55"] is a word being composed (its
+// letters shown in the field, nothing committed). Each key comes after the page has drawn the last
+// one, as a person's do (back to back, under load, a test once lost a committed word between two
+// frames).
+export async function softKeys(page, keys) {
+  const cdp = await page.context().newCDPSession(page);
+  const key = (type, extra = {}) => cdp.send("Input.dispatchKeyEvent",
+    { type, windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229, key: "Unidentified", code: "", ...extra });
+  for (const k of keys) {
+    const f0 = await framesDrawn(page);
+    if (Array.isArray(k)) {
+      await cdp.send("Input.imeSetComposition", { text: k[1], selectionStart: k[1].length, selectionEnd: k[1].length });
+    } else {
+      const command = { Backspace: "deleteBackward", WordBackspace: "deleteWordBackward", Enter: "insertNewline" }[k];
+      await key("rawKeyDown", command ? { commands: [command] } : {});
+      if (!command) await cdp.send("Input.insertText", { text: k });
+      await key("keyUp");
+    }
+    await waitDrawn(page, f0, { frames: 2 });
+  }
+  await cdp.detach();
+}
+
+// [SECTION] the link
+export const hashValue = async (page, key) => {
+  const m = new RegExp(`[#&]${key}=([^&]*)`).exec(await hash(page));
+  return m ? m[1] : null;
+};
+// Waits until the (decoded) link holds `part`.
+export const waitHash = (page, part, timeout = WAIT_TIMEOUT) =>
+  page.waitForFunction((p) => decodeURIComponent(location.hash).includes(p), part, { timeout })
+    .catch(async () => { throw new Error(`the link never held "${part}": ${await hash(page)}`); });
+
+// Scrolls the page from top to bottom with the wheel, the records settled at each stop; every
+// record must be reachable (else `fail(message)`). Returns the texts and names seen.
+export async function scrollThrough(page, what, screen, fail, stops = 40) {
+  const texts = new Set(), names = new Set();
+  let last = "";
+  for (let stop = 0; stop < stops; stop++) {
+    const items = await settledItems(page);
+    for (const it of items) {
+      if (!it.reachable) fail(`${what}: "${it.name || it.text}" cut off at x ${it.x0}..${it.x1}, y ${it.y0}..${it.y1}`);
+      if (it.text) texts.add(it.text);
+      if (it.name) names.add(it.name);
+    }
+    const key = JSON.stringify(items.map((it) => [it.name, it.text, Math.round(it.y0)]));
+    if (key === last) break;  // the wheel no longer moves anything: the bottom
+    last = key;
+    await page.mouse.move(screen.width / 2, screen.height / 2);
+    await page.mouse.wheel(0, screen.height * 0.6);
+  }
+  return { texts: [...texts], names };
 }
 
 // Scrolls the page until the widget named `name` is on screen, as a person would: the wheel on a
@@ -175,25 +303,38 @@ export async function bringIntoView(page, name, { phone = false, height = 800 } 
     const r = await page.evaluate((n) => window.labItemRect(n), name);
     if (r && r.y >= 0 && r.y + r.h <= height) return r;
     const by = r ? r.y + r.h / 2 - height / 2 : height * 0.5;
+    const f0 = await framesDrawn(page);
     if (phone) {
-      const cdp = await page.context().newCDPSession(page);
       const y0 = by > 0 ? height * 0.8 : height * 0.2, y1 = Math.max(20, Math.min(height - 20, y0 - by));
-      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: 6, y: y0 }] });
-      for (let k = 1; k <= 6; k++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: 6, y: y0 + ((y1 - y0) * k) / 6 }] });
-      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-      await cdp.detach();
+      await swipe(page, 6, y0, 6, y1, 6);
     } else {
       await page.mouse.wheel(0, by);
     }
-    await page.waitForTimeout(200);  // the page draws the scrolled frame
+    await waitDrawn(page, f0);  // the scrolled frame
   }
   throw new Error(`"${name}" never came on screen`);
+}
+
+// Replaces the text of the field named `name` and presses Enter, as a person does: a click, until
+// the field takes the keys (the page's hidden field has the focus; a click that landed while the
+// layout moved is made again), then Ctrl+A and the text.
+export async function typeInField(page, name, text) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await clickItem(page, name);
+    const active = await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 })
+      .then(() => true, () => false);
+    if (active) break;
+  }
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
 }
 
 // Clicks a widget by its item_probe name, at its centre, with the real mouse.
 export async function clickItem(page, name) {
   // The widget may appear a frame later (a question just switched, a box just grew): wait for it.
-  await page.waitForFunction((n) => window.labItemRect(n), name, { timeout: 10000, polling: 50 }).catch(() => {});
+  await page.waitForFunction((n) => window.labItemRect(n), name, { timeout: WAIT_TIMEOUT, polling: "raf" }).catch(() => {});
   const r = await page.evaluate((n) => window.labItemRect(n), name);
   if (!r) throw new Error(`no widget named "${name}" on screen`);
   await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);

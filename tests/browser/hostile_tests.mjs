@@ -8,8 +8,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, waitForMirror, clickItem } from "./browser.mjs";
-import { createHubServers } from "../../tools/hub_server.mjs";
+import { openPage, mirror, waitForMirror, clickItem, WAIT_TIMEOUT } from "./browser.mjs";
+import { startHub } from "./hub.mjs";
 
 // The string table's words (src/core/strings.inc), so a test follows the page's wording.
 const STRINGS = (() => {
@@ -58,17 +58,10 @@ function claimedCheckpoint(dir, hidden, inter, layers = 1) {
   claimedSafetensors(path.join(dir, "model.safetensors"), t);
 }
 
-async function startHub(root, options = {}) {
-  const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log, ...options });
-  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-  return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
-}
-
 // The page still answers after a failure: a view button works and nothing threw.
 async function stillWorks(page, expect, allowed = /Failed to load|CORS|net::ERR_|status of 4\d\d|status of 5\d\d/) {
   await clickItem(page, "view-hand");
-  await page.waitForFunction(() => location.hash.includes("view=hand"), null, { timeout: 10000 });
+  await page.waitForFunction(() => location.hash.includes("view=hand"), null, { timeout: WAIT_TIMEOUT });
   await waitForMirror(page, "x = [1", 10000);
   const unexpected = page.labErrors.filter((e) => !allowed.test(e));
   expect(unexpected.length === 0, "page errors: " + unexpected.join("; "));

@@ -7,9 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { createHubServers } from "../../tools/hub_server.mjs";
 
-export async function startHub(root) {
+// `options`: more of createHubServers' options (a hostile host's limits).
+export async function startHub(root, options = {}) {
   const faults = new Map(), log = [];
-  const hub = createHubServers(root, { faults, log });
+  const hub = createHubServers(root, { faults, log, ...options });
   await new Promise((r) => hub.listen(0, "127.0.0.1", r));
   return { hub, faults, log, base: `http://127.0.0.1:${hub.hub.address().port}` };
 }

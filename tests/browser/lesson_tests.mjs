@@ -3,7 +3,7 @@
 // pack), progress kept in this browser and reset, a teacher's link with path=, lock=1 and
 // ui=present walked with Next on a laptop and a phone, the glossary and the common questions,
 // every number and control reachable; screenshots desktop and phone, en and zh.
-import { openPage, mirror, hash, waitForMirror, clickItem, pressAndWaitForFocus } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, tabTo, typeInField, settledItems, printed, scrollThrough as scrollAll } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const SCREENS = [
@@ -22,7 +22,6 @@ const GLOSSARY_WORDS = {
 
 export function registerLessonTests(test, { expect, expectIncludes, shot }) {
   // [SECTION] glossary terms marked in the views' prose: tap (phone), hover and keyboard (laptop)
-  const printed = async (page, part) => (await settledItems(page)).some((it) => it.text.includes(part) && it.reachable);
   for (const lang of ["en", "zh"]) {
     const g = GLOSSARY_WORDS[lang];
     test(`glossary ${lang}, phone: a tap on a marked term opens its definition in a popup; a tap elsewhere closes it`, async (site) => {
@@ -54,13 +53,7 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
       expect(!(await mirror(page)).includes(g.silu), "hovering put the definition in the mirror");
       await shot(page, `desktop-${lang}-glossary-hover`);
       await page.mouse.move(1270, 790);
-      await page.locator("#canvas").focus();
-      let focused = "";
-      for (let i = 0; i < 40 && focused !== "gloss-swiglu"; i++) {
-        await pressAndWaitForFocus(page, "Tab");
-        focused = await page.evaluate(() => window.labFocused());
-      }
-      expect(focused === "gloss-swiglu", "Tab never reached the marked term");
+      expect(await tabTo(page, "gloss-swiglu", { limit: 40 }) === "gloss-swiglu", "Tab never reached the marked term");
       await page.keyboard.press("Enter");
       await waitForMirror(page, g.opened);
       await settledItems(page);
@@ -84,44 +77,12 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
     await page.context().close();
   });
 
-  // The page's records once two reads 100 ms apart agree.
-  async function settledItems(page) {
-    let before = "";
-    for (let i = 0; i < 50; i++) {
-      await page.waitForTimeout(100);
-      const now = await page.evaluate(() => JSON.stringify(window.labItems()));
-      if (now === before) return JSON.parse(now);
-      before = now;
-    }
-    throw new Error("the page never settled");
-  }
   // Scrolled top to bottom with the wheel: every record reachable; returns what was seen.
   async function scrollThrough(page, what, screen) {
-    const texts = new Set(), names = new Set();
-    let last = "";
-    for (let stop = 0; stop < 40; stop++) {
-      const items = await settledItems(page);
-      for (const it of items) {
-        expect(it.reachable, `${what}: "${it.name || it.text}" cut off at x ${it.x0}..${it.x1}, y ${it.y0}..${it.y1}`);
-        if (it.text) texts.add(it.text);
-        if (it.name) names.add(it.name);
-      }
-      const key = JSON.stringify(items.map((it) => [it.name, it.text, Math.round(it.y0)]));
-      if (key === last) break;
-      last = key;
-      await page.mouse.move(screen.width / 2, screen.height / 2);
-      await page.mouse.wheel(0, screen.height * 0.6);
-    }
-    return { texts: [...texts].join("\n"), names };
+    const { texts, names } = await scrollAll(page, what, screen, (m) => expect(false, m));
+    return { texts: texts.join("\n"), names };
   }
-  // Clicks the answer field, replaces its text, presses Enter.
-  async function typeAnswer(page, text) {
-    await clickItem(page, "quiz-answer");
-    await page.keyboard.press("Control+A");
-    await page.keyboard.press("Backspace");
-    await page.keyboard.type(text);
-    await page.keyboard.press("Enter");
-  }
+  const typeAnswer = (page, text) => typeInField(page, "quiz-answer", text);
   const stored = (page) => page.evaluate(() => localStorage.getItem("swiglu-lab.quiz") || "");
 
   for (const lang of ["en", "zh"])

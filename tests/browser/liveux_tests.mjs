@@ -2,55 +2,36 @@
 // and a desktop, the heatmap and the chips by keyboard, a phone's swipes and pinches on the
 // heatmap and the per-token view, and page zoom. Each at 390 px (a phone) and 1280 px, in
 // English and Chinese, with a screenshot of what changed.
-import { openPage, mirror, hash, waitForMirror, itemCenter } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, itemCenter, settledItems, framesDrawn, waitDrawn, touch, swipe, doubleTap,
+  softKeys, tabTo, hashValue, waitHash, WAIT_TIMEOUT } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const PHONE = { name: "phone", width: 390, height: 844, scale: 3, phone: true };
 const DESKTOP = { name: "desktop", width: 1280, height: 800 };
 // A keyboard at a phone's width (a tablet with a keyboard, a zoomed desktop window).
 const NARROW_KEYBOARD = { name: "narrow", width: 390, height: 844 };
+// Frames a swipe's or a pinch's 10 touch events take at most (the page hands ImGui one press or
+// release a frame, and no move after it in the same frame), on a page that keeps drawing.
+const SWIPE_FRAMES = 12;
 const COMBOS = [];
 for (const screen of [PHONE, DESKTOP]) for (const lang of ["en", "zh"]) COMBOS.push({ screen, lang });
 
 const rectOf = (page, name) => page.evaluate((n) => window.labItemRect(n), name);
 const waitItem = (page, name) => page.waitForFunction((n) => window.labItemRect(n), name, { timeout: LIVE_TIMEOUT });
-const hashValue = async (page, key) => {
-  const m = new RegExp(`[#&]${key}=([^&]*)`).exec(await hash(page));
-  return m ? m[1] : null;
-};
-const waitHash = (page, part) => page.waitForFunction((p) => decodeURIComponent(location.hash).includes(p), part, { timeout: 10000 })
-  .catch(async () => { throw new Error(`the link never held "${part}": ${await hash(page)}`); });
-
 // Waits for `text` in the mirror while the weights stream in. On this shared two-core machine a
 // download can stall (the stream gives up after 20 s and offers Retry): press it, as a person would.
 async function waitLive(page, text) {
   const t0 = Date.now();
   while (Date.now() - t0 < 3 * LIVE_TIMEOUT) {
-    if ((await mirror(page)).includes(text)) return;
-    const retry = await page.evaluate(() => window.labItemRect("stream-retry"));
+    const seen = await page.waitForFunction((t) => (document.getElementById("lab-text").textContent || "").includes(t) ? "text"
+      : window.labItemRect("stream-retry") ? "retry" : false, text, { timeout: 3 * LIVE_TIMEOUT }).then((h) => h.jsonValue(), () => "");
+    if (seen === "text") return;
+    if (seen !== "retry") break;
+    const f0 = await framesDrawn(page), retry = await page.evaluate(() => window.labItemRect("stream-retry"));
     if (retry) await page.mouse.click(retry.x + retry.w / 2, retry.y + retry.h / 2);
-    await page.waitForTimeout(500);
+    await waitDrawn(page, f0);  // the button gone, or the page idle with it still there: pressed again
   }
   throw new Error(`mirror never showed "${text}"; it shows:\n${await mirror(page)}`);
-}
-
-async function touch(page, steps) {
-  const cdp = await page.context().newCDPSession(page);
-  const t0 = Date.now() / 1000;
-  let t = t0;
-  for (const [type, points] of steps) {
-    t += 0.03;
-    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points.map(([x, y]) => ({ x, y })), timestamp: t });
-  }
-  await cdp.detach();
-}
-
-async function doubleTap(page, x, y) {
-  const cdp = await page.context().newCDPSession(page);
-  const t0 = Date.now() / 1000;
-  for (const [type, dt] of [["touchStart", 0], ["touchEnd", 0.05], ["touchStart", 0.15], ["touchEnd", 0.2]])
-    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }], timestamp: t0 + dt });
-  await cdp.detach();
 }
 
 // Starts typing into the number named `name` as a person does on that screen: a phone's double
@@ -63,32 +44,23 @@ async function startTyping(page, screen, name) {
     const r = await page.evaluate((n) => window.labItemRect(n), name);
     if (r && r.y >= 0 && r.y + r.h <= screen.height) break;
     const by = r ? r.y + r.h / 2 - screen.height / 2 : screen.height * 0.5;
+    const f0 = await framesDrawn(page);
     if (screen.phone) {
       const y0 = by > 0 ? screen.height * 0.8 : screen.height * 0.2, y1 = Math.max(20, Math.min(screen.height - 20, y0 - by));
-      const steps = [["touchStart", [[6, y0]]]];
-      for (let k = 1; k <= 6; k++) steps.push(["touchMove", [[6, y0 + ((y1 - y0) * k) / 6]]]);
-      await touch(page, [...steps, ["touchEnd", []]]);
+      await swipe(page, 6, y0, 6, y1, 6);
     } else {
       await page.mouse.wheel(0, by);
     }
-    await page.waitForTimeout(250);
+    await waitDrawn(page, f0);
   }
-  // Where the field is once the page has stopped moving (two looks 200 ms apart agree).
-  for (let i = 0; i < 10; i++) {
-    const a = await page.evaluate((n) => window.labItemRect(n), name);
-    await page.waitForTimeout(200);
-    const b = await page.evaluate((n) => window.labItemRect(n), name);
-    if (a && b && a.x === b.x && a.y === b.y) break;
-  }
+  // Where the field is once the page has stopped moving.
+  await settledItems(page);
   const c = await itemCenter(page, name);
-  if (screen.phone) {
-    await doubleTap(page, c.x, c.y);
-    await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard");
-  } else {
-    await page.mouse.dblclick(c.x, c.y);
-    await page.waitForTimeout(100);
-    await page.keyboard.press("Control+A");
-  }
+  // The field is being typed into once the page's hidden field has the focus (ImGui took it).
+  if (screen.phone) await doubleTap(page, c.x, c.y);
+  else await page.mouse.dblclick(c.x, c.y);
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: WAIT_TIMEOUT });
+  if (!screen.phone) await page.keyboard.press("Control+A");
 }
 
 // Types `text` into the number named `name` as a person does on that screen.
@@ -96,43 +68,6 @@ async function typeInto(page, screen, name, text) {
   await startTyping(page, screen, name);
   await page.keyboard.type(text);
   await page.keyboard.press("Enter");
-}
-
-// A phone's own keyboard (Android's Gboard) sends no key: every press is keyCode 229
-// ("Unidentified") and then an edit of the focused field. A character is committed text; Backspace
-// is the browser's deleteBackward (beforeinput/input "deleteContentBackward"; "WordBackspace" its
-// deleteWordBackward, a word at a time), Enter its
-// insertNewline (beforeinput "insertLineBreak"). CDP's `commands` run the browser's own editing,
-// so the field gets the events Chromium itself makes of them (trusted, in a phone's order).
-// ["compose", "55"] is a word being composed (its letters shown in the field, nothing committed).
-export async function softKeys(page, keys) {
-  const cdp = await page.context().newCDPSession(page);
-  const key = (type, extra = {}) => cdp.send("Input.dispatchKeyEvent",
-    { type, windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229, key: "Unidentified", code: "", ...extra });
-  for (const k of keys) {
-    if (Array.isArray(k)) {
-      await cdp.send("Input.imeSetComposition", { text: k[1], selectionStart: k[1].length, selectionEnd: k[1].length });
-      await page.waitForTimeout(40);
-      continue;
-    }
-    const command = { Backspace: "deleteBackward", WordBackspace: "deleteWordBackward", Enter: "insertNewline" }[k];
-    await key("rawKeyDown", command ? { commands: [command] } : {});
-    if (!command) await cdp.send("Input.insertText", { text: k });
-    await key("keyUp");
-    // A person's keys come tens of milliseconds apart, each after the page has drawn the last one
-    // (back to back, under load, a test once lost a committed word between two frames).
-    await page.waitForTimeout(40);
-  }
-  await cdp.detach();
-}
-
-async function tabTo(page, name) {
-  for (let i = 0; i < 80; i++) {
-    if ((await page.evaluate(() => window.labFocused())) === name) return;
-    await page.keyboard.press("Tab");
-    await page.waitForTimeout(60);
-  }
-  throw new Error(`Tab never reached "${name}"`);
 }
 
 export function registerLiveUxTests(test, { expect, shot }) {
@@ -147,7 +82,7 @@ export function registerLiveUxTests(test, { expect, shot }) {
       await typeInto(page, screen, "gates-threshold", "0.125");
       await waitHash(page, "thr=0.125");
       await waitLive(page, "> 0.125");
-      await page.waitForTimeout(300);
+      await settledItems(page);
       await shot(page, `liveux-gates-typed-${screen.name}-${lang}`);
       await page.evaluate(() => { location.hash = location.hash.replace("view=gates", "view=perm"); });
       await waitLive(page, zh(lang, "exactly 0", "恰好为 0"));
@@ -156,7 +91,7 @@ export function registerLiveUxTests(test, { expect, shot }) {
       await typeInto(page, screen, "perm-delta", "-2.375");
       await waitHash(page, "delta=-2.375");
       await waitForMirror(page, "-2.375");
-      await page.waitForTimeout(300);
+      await settledItems(page);
       await shot(page, `liveux-perm-typed-${screen.name}-${lang}`);
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
@@ -186,15 +121,15 @@ export function registerLiveUxTests(test, { expect, shot }) {
       // The number applies as it is typed; Enter ends the typing (ImGui lets go, so does the field).
       await waitHash(page, "thr=0.15");
       expect(await hashValue(page, "thr") === "0.15", "the link's threshold: " + await hash(page));
-      await page.waitForTimeout(300);
+      await settledItems(page);
       await shot(page, `liveux-gates-backspace-${screen.name}-${lang}`);
       await keys(["Enter"]);
-      await page.waitForFunction(() => document.activeElement.id !== "lab-keyboard", null, { timeout: 5000 })
+      await page.waitForFunction(() => document.activeElement.id !== "lab-keyboard", null, { timeout: WAIT_TIMEOUT })
         .catch(() => { throw new Error("Enter did not end the typing"); });
       expect(await hashValue(page, "thr") === "0.15", "the link's threshold after Enter: " + await hash(page));
       await waitLive(page, "> 0.15");
       expect(!(await mirror(page)).includes("0.125"), "the page still shows 0.125:\n" + await mirror(page));
-      await page.waitForTimeout(300);
+      await settledItems(page);
       await shot(page, `liveux-gates-backspace-entered-${screen.name}-${lang}`);
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
@@ -205,7 +140,7 @@ export function registerLiveUxTests(test, { expect, shot }) {
       let page = await openPage(site, "#v=1&view=gates&pack=missing/folder/&lang=zh", screen);
       await waitForMirror(page, "HTTP 404：服务器上没有这个文件", LIVE_TIMEOUT);
       expect(!/not on the server/.test(await mirror(page)), "English in the Chinese page:\n" + (await mirror(page)));
-      await page.waitForTimeout(300);
+      await settledItems(page);
       await shot(page, `liveux-failure-404-${screen.name}-zh`);
       await page.context().close();
       site.faults.set("manifest.json", { truncate: true, times: 1 });
@@ -214,7 +149,7 @@ export function registerLiveUxTests(test, { expect, shot }) {
         await waitForMirror(page, "无法读取（文件：不是 JSON 对象）", LIVE_TIMEOUT);
         const m = await mirror(page);
         expect(!/not a JSON object|unreadable|file:/.test(m), "English in the Chinese page:\n" + m);
-        await page.waitForTimeout(300);
+        await settledItems(page);
         await shot(page, `liveux-failure-manifest-${screen.name}-zh`);
         await page.context().close();
       } finally {
@@ -228,18 +163,17 @@ export function registerLiveUxTests(test, { expect, shot }) {
       await waitItem(page, "perm-result");
       const before = await rectOf(page, "perm-result");
       const y = before.y + before.h + 40, x0 = screen.width * 0.8, x1 = screen.width * 0.1;
+      const f0 = await framesDrawn(page);
       if (screen.phone) {
-        const steps = [["touchStart", [[x0, y]]]];
-        for (let i = 1; i <= 8; i++) steps.push(["touchMove", [[x0 + (x1 - x0) * i / 8, y]]]);
-        steps.push(["touchEnd", []]);
-        await touch(page, steps);
+        await swipe(page, x0, y, x1, y);
       } else {
         await page.mouse.move(x0, y);
         await page.mouse.down();
         await page.mouse.move(x1, y, { steps: 8 });
         await page.mouse.up();
       }
-      await page.waitForTimeout(400);
+      await waitDrawn(page, f0, { frames: SWIPE_FRAMES });
+      await settledItems(page);
       const after = await rectOf(page, "perm-result");
       expect(Math.abs(after.x - before.x) < 0.5, `the page moved sideways: result at x ${before.x} then ${after.x}`);
       const items = await page.evaluate(() => window.labItems());
@@ -252,21 +186,20 @@ export function registerLiveUxTests(test, { expect, shot }) {
     test(`liveux ${tag}: on the heatmap at x1 a vertical swipe scrolls the page; a pinch zooms it`, async (site) => {
       const page = await openPage(site, `#v=1&view=weights&unit=5&lang=${lang}`, screen);
       await waitItem(page, "weights-heatmap");
-      await waitForMirror(page, "unit 5", LIVE_TIMEOUT).catch(() => waitForMirror(page, "5", LIVE_TIMEOUT));
+      await waitForMirror(page, zh(lang, "unit 5", "单元 5"), LIVE_TIMEOUT);
       const r = await rectOf(page, "weights-heatmap");
       const cx = r.x + r.w / 2, cy = r.y + r.h / 2;
+      let f0 = await framesDrawn(page);
       if (screen.phone) {
-        const steps = [["touchStart", [[cx, cy + 60]]]];
-        for (let i = 1; i <= 8; i++) steps.push(["touchMove", [[cx, cy + 60 - 25 * i]]]);
-        steps.push(["touchEnd", []]);
-        await touch(page, steps);
+        await swipe(page, cx, cy + 60, cx, cy - 140);
       } else {
         await page.mouse.move(cx, cy + 60);
         await page.mouse.down();
         await page.mouse.move(cx, cy - 140, { steps: 8 });
         await page.mouse.up();
       }
-      await page.waitForTimeout(400);
+      await waitDrawn(page, f0, { frames: SWIPE_FRAMES });
+      await settledItems(page);
       const moved = await rectOf(page, "weights-heatmap");
       expect(moved.y < r.y - 100, `the page did not scroll: heatmap at y ${r.y}, then ${moved.y}`);
       expect(await hashValue(page, "unit") === "5", "a swipe picked a unit: " + await hash(page));
@@ -279,9 +212,10 @@ export function registerLiveUxTests(test, { expect, shot }) {
         const steps = [["touchStart", [[mx - 20, my], [mx + 20, my]]]];
         for (let i = 1; i <= 6; i++) steps.push(["touchMove", [[mx - 20 - 10 * i, my], [mx + 20 + 10 * i, my]]]);
         steps.push(["touchEnd", []]);
+        f0 = await framesDrawn(page);
         await touch(page, steps);
         await page.waitForFunction(() => /zoom=[0-9.]+/.test(location.hash) && !/zoom=1(&|$)/.test(location.hash));
-        await page.waitForTimeout(400);
+        await waitDrawn(page, f0, { frames: SWIPE_FRAMES });  // every move of the fingers handled
         const zoom = Number(await hashValue(page, "zoom"));
         expect(zoom > 3.5 && zoom < 4.5, `a pinch from 40 to 160 px zoomed x${zoom}`);
       } else {
@@ -306,11 +240,11 @@ export function registerLiveUxTests(test, { expect, shot }) {
       test(`liveux ${tag} keyboard: the heatmap's arrows pick units and pan, + / - zoom, Space picks nothing`, async (site) => {
         const page = await openPage(site, `#v=1&view=weights&unit=5&lang=${lang}`, screen);
         await waitItem(page, "weights-heatmap");
-        await page.locator("#canvas").focus();
-        await tabTo(page, "weights-heatmap");
+        expect(await tabTo(page, "weights-heatmap") === "weights-heatmap", "Tab never reached the heatmap");
+        const f0 = await framesDrawn(page);
         await page.keyboard.press("Space");
         await page.keyboard.press("Enter");
-        await page.waitForTimeout(200);
+        await waitDrawn(page, f0);
         expect(await hashValue(page, "unit") === "5", "Space / Enter picked a unit: " + await hash(page));
         await page.keyboard.press("ArrowDown");
         await page.keyboard.press("ArrowDown");
@@ -341,20 +275,20 @@ export function registerLiveUxTests(test, { expect, shot }) {
         const items = await page.evaluate(() => window.labItems());
         const hint = zh(lang, "Alt+→", "Alt+→");
         expect(items.some((it) => it.text.includes(hint) && it.reachable), "no reachable hint about moving chips by keyboard");
-        await page.locator("#canvas").focus();
-        await tabTo(page, "perm-chip-0");
+        expect(await tabTo(page, "perm-chip-0") === "perm-chip-0", "Tab never reached the first chip");
         await page.keyboard.press("Alt+ArrowRight");
         await waitHash(page, "perm=3,5,1,0,2,4");
         // The focus moves with the chip on the frame after the move (the link is written first).
-        const followed = await page.waitForFunction(() => window.labFocused() === "perm-chip-1", null, { timeout: 5000 })
+        const followed = await page.waitForFunction(() => window.labFocused() === "perm-chip-1", null, { timeout: WAIT_TIMEOUT })
           .then(() => true, () => false);
         expect(followed, "the focus did not follow the chip");
         await page.keyboard.press("Alt+ArrowRight");
         await waitHash(page, "perm=3,1,5,0,2,4");
         await page.keyboard.press("Control+ArrowLeft");
         await waitHash(page, "perm=3,5,1,0,2,4");
+        const f0 = await framesDrawn(page);
         await page.keyboard.press("ArrowRight");  // without Alt or Ctrl: the chip stays
-        await page.waitForTimeout(200);
+        await waitDrawn(page, f0);
         expect((await hash(page)).includes("perm=3,5,1,0,2,4"), "a plain arrow moved the chip");
         await waitForMirror(page, "perm = [3, 5, 1, 0, 2, 4]");
         await shot(page, `liveux-perm-keys-${screen.name}-${lang}`);

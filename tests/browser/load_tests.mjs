@@ -5,7 +5,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
-import { openPage, mirror, waitForMirror, viewTable, NETWORK_PROFILES } from "./browser.mjs";
+import { openPage, mirror, waitForMirror, viewTable, FAST_3G } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;  // as in live_tests.mjs: SwiftShader on two cores
 
@@ -62,17 +62,9 @@ const watchEarlyFigure = () => {
 // A link opened cold on fast 3G in a phone-sized window, watched from the page's first script on;
 // returns once the app has run.
 async function openColdOnFast3g(site, link, watcher) {
-  const context = await site.browser.newContext({ viewport: { width: 390, height: 844 } });
-  await context.addInitScript(watcher);
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions);
-  const errors = [], from = site.log.length;
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(site.base + link);
-  await page.waitForSelector("body[data-lab-ready]", { timeout: 60000 });
-  return { context, page, errors, from };
+  const from = site.log.length;
+  const page = await openPage(site, link, { width: 390, height: 844, network: FAST_3G, init: watcher, timeout: 60000 });
+  return { context: page.context(), page, errors: page.labErrors, from };
 }
 
 // A link on a laptop or a phone whose app js never arrives: the page stays before its first frame.

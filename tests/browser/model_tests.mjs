@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startHub } from "./hub.mjs";
-import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle } from "./browser.mjs";
 
 const TIMEOUT = 90000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -21,16 +21,8 @@ const pct = (p) => {
 };
 
 // The model's own words need the full fonts (the page carries only the string table's glyphs):
-// before a screenshot, every font request answered and the page drawn after it.
-async function fontsSettled(page) {
-  for (let i = 0; i < 100; i++) {
-    const pending = await page.evaluate(() => performance.getEntriesByType("resource")
-      .filter((e) => e.name.includes("/fonts/") && e.responseEnd === 0).length);
-    if (pending === 0 && await page.evaluate(() => window.labIdle())) break;
-    await page.waitForTimeout(100);
-  }
-  await page.waitForTimeout(300);
-}
+// before a screenshot, the page idle (labIdle counts a font on its way as something to draw).
+const fontsSettled = (page) => waitIdle(page, TIMEOUT);
 
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
   const forwardIn = (dir, args) => JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
@@ -77,7 +69,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const button = `rules-off-${unit.layer}-${unit.unit}`;
         await bringIntoView(page, button, { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
         await clickItem(page, button);
-        await page.waitForFunction((u) => location.hash.includes(`off=${u}`), `${unit.layer}:${unit.unit}`, { timeout: 10000 });
+        await page.waitForFunction((u) => location.hash.includes(`off=${u}`), `${unit.layer}:${unit.unit}`, { timeout: TIMEOUT });
         const off = forward(site, ["--text", "中国的首都是", "--off", `${unit.layer}:${unit.unit}`]);
         const before = off.before_top[0];
         await waitForMirror(page, `id ${before.id}${w.sep}P${w.colon}${pct(before.p_before)} → ${pct(before.p)}`, TIMEOUT);
@@ -141,7 +133,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         // One tap back to the lessons' recipe: the pack's histograms, in=embed in the link.
         await bringIntoView(page, "gates-in-embed", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
         await clickItem(page, "gates-in-embed");
-        await page.waitForFunction(() => location.hash.includes("in=embed"), null, { timeout: 10000 });
+        await page.waitForFunction(() => location.hash.includes("in=embed"), null, { timeout: TIMEOUT });
         await waitForMirror(page, lang === "en" ? "the lessons' recipe" : "课程的做法", TIMEOUT);
         await waitForMirror(page, lang === "en" ? "(live)" : "(实时)", TIMEOUT);  // the pack's histograms, computed here
         expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
@@ -158,7 +150,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       await waitForMirror(page, `P${w.colon}`, TIMEOUT);
       await bringIntoView(page, "rules-token-1", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
       await clickItem(page, "rules-token-1");
-      await page.waitForFunction(() => location.hash.includes("tok=1"), null, { timeout: 10000 });
+      await page.waitForFunction(() => location.hash.includes("tok=1"), null, { timeout: TIMEOUT });
       const at1 = forward(site, ["--text", "中国的首都是", "--position", "1"]);
       const u = at1.units[0];
       await waitForMirror(page, `${w.layer(u.layer)}`, TIMEOUT);
@@ -166,7 +158,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       const pick = `rules-pick-${u.layer}-${u.unit}`;
       await bringIntoView(page, pick, { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
       await clickItem(page, pick);
-      await page.waitForFunction((p) => location.hash.includes(`layer=${p.layer}`) && location.hash.includes(`unit=${p.unit}`), u, { timeout: 10000 });
+      await page.waitForFunction((p) => location.hash.includes(`layer=${p.layer}`) && location.hash.includes(`unit=${p.unit}`), u, { timeout: TIMEOUT });
       const picked = forward(site, ["--text", "中国的首都是", "--position", "1", "--unit", `${u.layer}:${u.unit}`]);
       for (const v of picked.picked_per_token) await waitForMirror(page, `silu(gate) × up${w.colon}${v.toFixed(6)}`, TIMEOUT);
       const text = await mirror(page);
@@ -181,7 +173,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       // Its weights: the weights view on the same checkpoint, its layer and unit.
       await bringIntoView(page, "rules-weights", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
       await clickItem(page, "rules-weights");
-      await page.waitForFunction(() => location.hash.includes("view=weights") && location.hash.includes("model=models%2Fsynthetic%2F") || location.hash.includes("model=models/synthetic/"), null, { timeout: 10000 });
+      await page.waitForFunction(() => location.hash.includes("view=weights") && location.hash.includes("model=models%2Fsynthetic%2F") || location.hash.includes("model=models/synthetic/"), null, { timeout: TIMEOUT });
       await waitForMirror(page, "W_gate", TIMEOUT);
       await fontsSettled(page);
       await shot(page, `model-rules-weights-${lang}-${where}`);

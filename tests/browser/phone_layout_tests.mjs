@@ -2,7 +2,7 @@
 // view's shares, readable in the early text before the app, stay on screen at its first frame
 // (measured where the shares are, before and after: CLS cannot see a shift inside the canvas);
 // a vertical swipe that starts on the budget's per-layer table scrolls the page.
-import { NETWORK_PROFILES, waitForMirror, settledItems } from "./browser.mjs";
+import { FAST_3G, waitForMirror, settledItems, swipe } from "./browser.mjs";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -19,17 +19,6 @@ const earlyShareTops = (layerWord) => {
   return out;
 };
 
-// Swipes with one finger from (x, y0) to (x, y1), as a phone's touch events carry it.
-async function swipe(page, x, y0, y1) {
-  const cdp = await page.context().newCDPSession(page);
-  const steps = 8;
-  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y: y0 }] });
-  for (let i = 1; i <= steps; i++)
-    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: y0 + ((y1 - y0) * i) / steps }] });
-  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-  await cdp.detach();
-}
-
 export function registerPhoneLayoutTests(test, { expect, shot }) {
   for (const lang of ["zh", "en"])
     test(`phone ${lang}: the gates view's shares, readable before the app, stay on screen at its first frame (fast 3G)`, async (site) => {
@@ -37,7 +26,7 @@ export function registerPhoneLayoutTests(test, { expect, shot }) {
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
       await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")).conditions);
+      await cdp.send("Network.emulateNetworkConditions", FAST_3G);
       let held = null, release = null;
       const released = new Promise((r) => { release = r; });
       // The app's js waits until the early text has been measured: the same page, before and after.
@@ -82,17 +71,17 @@ export function registerPhoneLayoutTests(test, { expect, shot }) {
     // The table's sideways strip (widgets.cpp records it as "strip-counts") and a cell to follow.
     const strip = async () => { await settledItems(page); return page.evaluate(() => window.labItemRect("strip-counts")); };
     const cellY = async () => (await settledItems(page)).find((it) => it.text.startsWith("classic FFN, 4h (f")).y0;
-    await swipe(page, 300, 485, 335);  // one scroll, from the bars above it (as the issue's student did)
+    await swipe(page, 300, 485, 300, 335);  // one scroll, from the bars above it (as the issue's student did)
     const s = await strip();
     expect(s && s.y + s.h < PHONE.height, `the table is not on screen after one scroll: ${JSON.stringify(s)}`);
     const starts = { "its header row": s.y + 8, "a cell": s.y + s.h / 2, "its scrollbar": s.y + s.h - 5 };
     for (const [where, y] of Object.entries(starts)) {
       const y0 = await cellY();
-      await swipe(page, 195, y, y - 150);
+      await swipe(page, 195, y, 195, y - 150);
       const y1 = await cellY();
       expect(y0 - y1 > 100, `a swipe up from ${where} (y ${y.toFixed(0)}) moved the page by ${(y0 - y1).toFixed(0)} px`);
       const back = y - 150 + (y1 - y0) + 150;  // the same place of the table, now higher up
-      await swipe(page, 195, back, back + 150);
+      await swipe(page, 195, back, 195, back + 150);
       const y2 = await cellY();
       expect(y2 - y1 > 100, `a swipe down from ${where} moved the page by ${(y2 - y1).toFixed(0)} px`);
     }

@@ -7,7 +7,7 @@
 // quiz's view button off a locked path comes back; "Start the lesson" keeps the keyboard's focus.
 // Screenshots desktop and phone, en and zh. The checkpoints are make_checkpoint's small ones,
 // --unmarked (a real model: the lesson's sentence through its tokenizer.json), on a Hub-like host.
-import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo } from "./browser.mjs";
+import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, WAIT_TIMEOUT } from "./browser.mjs";
 import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
@@ -196,7 +196,7 @@ export function registerRecoveryTests(test, { expect, expectIncludes, shot, cli 
     await page.waitForFunction(() => location.hash.includes("path=hand,silu"));
     await waitForMirror(page, "Step 0 of 5");
     expect(!(await mirror(page)).includes("y = ["), "the lesson starts with the answer shown");
-    await page.waitForFunction(() => window.labFocused() === "next", null, { timeout: 5000 })
+    await page.waitForFunction(() => window.labFocused() === "next", null, { timeout: WAIT_TIMEOUT })
       .catch(async () => { throw new Error(`the focus is on "${await page.evaluate(() => window.labFocused())}"`); });
     await page.keyboard.press("Enter");
     await waitForMirror(page, "Step 1 of 5");

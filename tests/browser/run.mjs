@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, settledItems,
-  pressAndWaitForFocus, viewTable, numbersNotInMirror } from "./browser.mjs";
+  pressAndWaitForFocus, viewTable, numbersNotInMirror, doubleTap, tabTo, scrollThrough, framesDrawn, waitDrawn } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 import { registerLoadTests } from "./load_tests.mjs";
 import { registerLiveUxTests } from "./liveux_tests.mjs";
@@ -198,14 +198,6 @@ test("the view buttons switch views and the Chinese page reads in Chinese", asyn
   await page.context().close();
 });
 
-async function doubleTap(page, x, y) {
-  const cdp = await page.context().newCDPSession(page);
-  const t0 = Date.now() / 1000;
-  for (const [type, dt] of [["touchStart", 0], ["touchEnd", 0.05], ["touchStart", 0.15], ["touchEnd", 0.2]])
-    await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }], timestamp: t0 + dt });
-  await cdp.detach();
-}
-
 test("a phone: narrow, high-DPI, tapped, and typed into with its own keyboard", async (site) => {
   const page = await openPage(site, "#v=1&view=hand&step=1", { width: 390, height: 844, scale: 3, phone: true });
   const size = await page.evaluate(() => [document.getElementById("canvas").width, window.innerWidth]);
@@ -245,15 +237,6 @@ test("a lost WebGL context (phones drop them) comes back with the same view", as
 });
 
 // [SECTION] keyboard alone
-// Presses Tab (or Shift+Tab) until `name` has the focus, letting the page draw after each press.
-async function tabTo(page, name, back = false) {
-  for (let i = 0; i < 120; i++) {  // the whole page's controls, twice over
-    if ((await page.evaluate(() => window.labFocused())) === name) return;
-    await pressAndWaitForFocus(page, back ? "Shift+Tab" : "Tab");
-  }
-  throw new Error(`Tab never reached "${name}"`);
-}
-
 test("keyboard alone: Tab reaches every control with a mark, Enter and Space press, arrows step", async (site) => {
   const page = await openPage(site, "#v=1&view=hand&x=1,oops&step=4");
   await page.locator("#canvas").focus();
@@ -270,19 +253,20 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
   expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
   await shot(page, "keyboard-focus-x2");
   // Shift-Tab back to Next, Enter presses it; the arrows step while a button has the focus.
-  await tabTo(page, "next", true);
+  expect(await tabTo(page, "next", { back: true }) === "next", "Shift+Tab never reached Next");
+  const f0 = await framesDrawn(page);
   await page.keyboard.press("Enter");
   await waitForMirror(page, "Step 5 of 5");
-  await page.waitForTimeout(300);  // a person's next key, after the page has drawn the step
+  await waitDrawn(page, f0);  // a person's next key, after the page has drawn the step
   await page.keyboard.press("ArrowLeft");
   await waitForMirror(page, "Step 4 of 5");
   await page.keyboard.press("Space");  // Next still has the focus
   await waitForMirror(page, "Step 5 of 5");
   // The view buttons by keyboard.
-  await tabTo(page, "view-silu", true);
+  expect(await tabTo(page, "view-silu", { back: true }) === "view-silu", "Shift+Tab never reached view-silu");
   await page.keyboard.press("Enter");
   await waitForMirror(page, "SiLU(z) = -0.268941");
-  await tabTo(page, "probe-typed");
+  expect(await tabTo(page, "probe-typed") === "probe-typed", "Tab never reached probe-typed");
   await page.keyboard.press("Enter");
   await page.keyboard.press("Control+A");
   await page.keyboard.type("-1.278465");
@@ -322,42 +306,37 @@ for (const v of viewTable().filter((v) => !v.live))
   if (!VIEWS.some((x) => x.fragment.includes("view=" + v.name + "&") || x.fragment.endsWith("view=" + v.name)))
     throw new Error(`view ${v.name} (src/core/views.inc) has no reachability case in tests/browser/run.mjs`);
 
-async function scrollThrough(page, what, screen) {
-  const seen = new Set();
-  let last = "";
-  for (let stop = 0; stop < 30; stop++) {
-    const items = await settledItems(page);
-    for (const it of items) {
-      expect(it.reachable, `${what}: "${it.name || it.text}" cut off at x ${it.x0}..${it.x1}, y ${it.y0}..${it.y1}`);
-      if (it.text) seen.add(it.text);
-    }
-    const key = JSON.stringify(items.map((it) => [it.name, it.text, Math.round(it.y0)]));
-    if (key === last) break;  // the wheel no longer moves anything: the bottom
-    last = key;
-    await page.mouse.move(screen.width / 2, screen.height / 2);
-    await page.mouse.wheel(0, screen.height * 0.6);
-  }
-  return [...seen];
-}
-
 for (const screen of SCREENS)
   for (const lang of ["en", "zh"])
     test(`${screen.name} ${lang}: every number and control of every view is reachable`, async (site) => {
+      // One page for every view: the first opened from its link, each next one by editing the
+      // link (hashchange restores exactly that view) and scrolling back to the top.
+      let page = null;
       for (const view of VIEWS) {
         // The issue's hostile link ends in lang=k (English); in Chinese it ends in lang=zh instead.
         const fragment = view.name !== "notices" ? view.fragment + "&lang=" + lang
           : lang === "zh" ? view.fragment.replace("&lang=k", "&lang=zh") : view.fragment;
-        const page = await openPage(site, fragment, screen);
+        if (!page) {
+          page = await openPage(site, fragment, screen);
+        } else {
+          const before = await mirror(page);
+          await page.evaluate((f) => { location.hash = f; }, fragment);
+          await page.waitForFunction((b) => document.getElementById("lab-text").textContent !== b, before)
+            .catch(() => { throw new Error(`${view.name}: the mirror did not change for ${fragment}`); });
+          await page.mouse.move(screen.width / 2, screen.height / 2);
+          await page.mouse.wheel(0, -20000);
+        }
         await settledItems(page);
         await shot(page, `${screen.name}-${lang}-${view.name}`);
-        const texts = await scrollThrough(page, `${screen.name} ${lang} ${view.name}`, screen), seen = texts.join("\n");
+        const { texts } = await scrollThrough(page, `${screen.name} ${lang} ${view.name}`, screen, (m) => expect(false, m));
+        const seen = texts.join("\n");
         for (const n of view.numbers) expectIncludes(seen, n, `${view.name}: the texts on screen`);
         const text = await mirror(page);
         for (const t of numbersNotInMirror(texts, text)) expect(false, `${view.name}: the numbers of "${t}" are not on one line of the mirror:\n${text}`);
         if (screen.phone && view.name.startsWith("hand")) await shot(page, `${screen.name}-${lang}-${view.name}-bottom`);
         expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
-        await page.context().close();
       }
+      await page.context().close();
     });
 
 inGroup("live", () => registerLiveTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));

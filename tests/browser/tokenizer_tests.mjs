@@ -10,9 +10,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem, settledItems, bringIntoView } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, settledItems, bringIntoView, softKeys, WAIT_TIMEOUT } from "./browser.mjs";
 import { startHub } from "./hub.mjs";
-import { softKeys } from "./liveux_tests.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const LESSON_TOKENS = "今天 | 天气 | 不错 | ， | 我们 | 去 | 公园";
@@ -161,13 +160,13 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         let up = false;
         for (let attempt = 0; attempt < 3 && !up; attempt++) {
           await bringIntoView(page, "sentence-input", { phone: true, height: 844 });
-          await page.waitForTimeout(300);
+          await settledItems(page);
           const box = await page.evaluate(() => window.labItemRect("sentence-input"));
           const cdp = await page.context().newCDPSession(page);
           for (const type of ["touchStart", "touchEnd"])
             await cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x: box.x + box.w - 12, y: box.y + box.h / 2 }] });
           await cdp.detach();
-          up = await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 4000 })
+          up = await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 })
             .then(() => true, () => false);
         }
         expect(up, "a tap on the sentence box did not bring up the keyboard");
@@ -179,7 +178,7 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         expect(await field() === composed, `the composition is "${await field()}", not "${composed}", after its Backspace`);
         await softKeys(page, keys.slice(at + 1));
         expect(await field() === "", `the hidden field kept "${await field()}"`);
-        await page.waitForTimeout(300);
+        await settledItems(page);
         await shot(page, `tokenizer-softkeys-typed-${lang}-phone`);
         await softKeys(page, ["Enter"]);
         await page.waitForFunction(() => /[#&]ids=\d/.test(location.hash) && /[#&]pieces=[^&]/.test(location.hash) && !/[#&]text=three/.test(location.hash),
@@ -210,13 +209,13 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
       const page = await openPage(site, `#v=1&lang=zh&view=gates&model=${model}`);
       await waitForMirror(page, LIVE.zh, LIVE_TIMEOUT);
       await clickItem(page, "sentence-input");
-      await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 10000 });
+      await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: WAIT_TIMEOUT });
       await page.keyboard.press("Control+A");
       await page.keyboard.press("Backspace");
       // The field at the box's caret (the start of the emptied box), one line high, once the page
       // has drawn the emptied box (the caret moves on the next frame).
       const box = await page.evaluate(() => window.labItemRect("sentence-input"));
-      await page.waitForFunction((b) => document.getElementById("lab-keyboard").getBoundingClientRect().x <= b.x + 12, box, { timeout: 5000 })
+      await page.waitForFunction((b) => document.getElementById("lab-keyboard").getBoundingClientRect().x <= b.x + 12, box, { timeout: WAIT_TIMEOUT })
         .catch(() => {});
       const field = await page.evaluate(() => { const r = document.getElementById("lab-keyboard").getBoundingClientRect(); return { x: r.x, y: r.y, h: r.height }; });
       expect(field.x >= box.x - 2 && field.x <= box.x + 12 && field.y >= box.y - 4 && field.y + field.h <= box.y + box.h + 8,
@@ -234,7 +233,7 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
         expect(composing.value === pinyin && composing.opacity === "1" && composing.composing,
           "the composition is not shown at the caret: " + JSON.stringify(composing));
         if (words === "公园") {
-          await page.waitForTimeout(300);
+          await settledItems(page);
           await shot(page, "ime-composing-zh-desktop");
         }
         await cdp.send("Input.insertText", { text: words });  // the words chosen: compositionend

@@ -5,7 +5,8 @@
 // are said in words (all tokens, 0); a character split across tokens shows its bytes; a user name
 // and password never stay in the header or the link; a glossary definition by keyboard beside its
 // term; the whole model's bar labelled. Screenshots desktop and phone.
-import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, bringIntoView } from "./browser.mjs";
+import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, bringIntoView,
+  typeInField, SLOW_LINK } from "./browser.mjs";
 import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
@@ -31,20 +32,7 @@ export function registerWordsTests(test, { expect, expectIncludes, shot, cli }) 
     const h = await startHub(smallCheckpointRoot(cli));
     try { await fn(h, `${h.base}/swiglu-lab/small/resolve/main/`); } finally { h.hub.close(); }
   };
-  const typeSentence = async (page, text) => {
-    // The box is active once the page's hidden field has the focus; a click that landed while the
-    // layout moved (a note appearing above the box) is made again, as a person would.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      await clickItem(page, "sentence-input");
-      const active = await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: 3000 })
-        .then(() => true, () => false);
-      if (active) break;
-    }
-    await page.keyboard.press("Control+A");
-    await page.keyboard.press("Backspace");
-    await page.keyboard.type(text);
-    await page.keyboard.press("Enter");
-  };
+  const typeSentence = (page, text) => typeInField(page, "sentence-input", text);
 
   for (const lang of ["en", "zh"]) {
     const w = W[lang];
@@ -83,14 +71,7 @@ export function registerWordsTests(test, { expect, expectIncludes, shot, cli }) 
     // [SECTION] item 11: after Cancel
     test(`words ${lang}: after Cancel the per-token view says so, never "loading it"`, async (site) => {
       // A slow link, so that there is a download to cancel.
-      const context = await site.browser.newContext({ viewport: { width: PHONE.width, height: PHONE.height }, deviceScaleFactor: 3,
-                                                       isMobile: true, hasTouch: true });
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 50, downloadThroughput: 4e6 / 8, uploadThroughput: 1e6 / 8 });
-      await page.goto(site.base + `#v=1&view=gates&lang=${lang}`);
-      await page.waitForSelector("body[data-lab-ready]");
+      const page = await openPage(site, `#v=1&view=gates&lang=${lang}`, { ...PHONE, network: SLOW_LINK });
       await waitForMirror(page, "MiB", LIVE_TIMEOUT);  // loading (on a phone the header is under the figure)
       const c = await bringIntoView(page, "stream-cancel", { phone: true, height: PHONE.height });
       await page.touchscreen.tap(c.x + c.w / 2, c.y + c.h / 2);

@@ -206,11 +206,13 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_focused_name() {
 }
 
 // For tests that wait on the page, not on a clock: the frames drawn so far, and whether the page
-// has drawn all that its input, the network and its animations asked for (nothing left to draw).
+// has drawn all that its input, the network and its animations asked for (nothing left to draw;
+// a font on its way will be drawn with once it is in).
 static unsigned g_frames_drawn = 0;
 extern "C" EMSCRIPTEN_KEEPALIVE unsigned lab_frames_drawn() { return g_frames_drawn; }
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_idle() {
-  return g_frames_left <= 0 && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
+  const bool fonts_coming = g_cjk_state == CJK_FETCHING || g_pack_fonts_pending > 0;
+  return g_frames_left <= 0 && !fonts_coming && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
 }
 
 EM_JS(void, js_install_listeners, (void), {
