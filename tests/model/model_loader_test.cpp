@@ -149,6 +149,8 @@ TEST_CASE("a mixer the page cannot run and a missing tensor are named", "[model]
   REQUIRE(h.loader->phase() == MODEL_FAILED);
   CHECK(h.loader->failure().error.fault == STREAM_FORMAT);
   CHECK(read_error_text_in(LAB_LANG_EN, h.loader->failure().error.reason).find("layers.1.linear_attn.A_log") != std::string::npos);
+  // Blamed on the file that lists the tensors (the shard index), not on config.json.
+  CHECK(h.loader->failure().file == "model.safetensors.index.json");
 }
 
 TEST_CASE("Cancel mid-download, then Retry fetches only what is missing", "[model][loader]") {

@@ -33,8 +33,9 @@ bool model_loader::plan_weights() {
   }
   std::vector<model_tensor> plan;
   if (!model_tensor_plan(opened.ck, &spec, &plan, &problem, &why)) {
-    // The tensor the plan stopped at names its file (or config.json when it is missing).
-    std::string file = kConfigFile;
+    // The tensor the plan stopped at names its shard; a missing one, the file that lists the
+    // tensors (the index, or the one model.safetensors).
+    std::string file = opened.single_file && !opened.shards.empty() ? opened.shards[0].file : CKPT_INDEX_FILE;
     for (const auto& kv : opened.ck.tensors)
       if (why.args.size() && kv.first == why.args[0]) file = opened.ck.files[kv.second.first].file;
     fail(file, stream_error_of(STREAM_FORMAT, why));
