@@ -10,6 +10,7 @@
 #include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/model/model_host.h"
+#include "core/number_format.h"
 #include "model/forward_reference.h"
 #include "platform/native/fetch_native.h"
 
@@ -21,12 +22,12 @@ struct host_fixture {
   std::unique_ptr<model_host> host;
   double now = 0;
   std::map<std::string, int> ids;
-  host_fixture() {
-    files.files = synth_model_planted_make();
+  host_fixture() : host_fixture(synth_model_planted_make()) {}
+  explicit host_fixture(std::map<std::string, std::string> f, model_loader_options o = {}) {
+    files.files = std::move(f);
     net.files = &files;
     net.base = kSite;
     synth_tokenizer_json_for(synth_planted_tokens(), &ids);
-    model_loader_options o;
     o.fetch.clock = nullptr;
     host.reset(new model_host(&net, o));
   }
@@ -293,4 +294,46 @@ TEST_CASE("the messages' JSON round-trips, and hostile text reads as no message 
     const bool ok = model_reply_parse(bad, &junk);
     if (ok) CHECK(junk.top.empty());
   }
+}
+
+// [SECTION] inputs inside every limit that the pass itself cannot take
+
+TEST_CASE("a prompt whose pass does not fit beside the weights is refused before it runs, naming the sizes", "[model][host]") {
+  // Hidden 4, intermediate 2^20, 3 layers: 72 MiB of weights, well inside the budget; a 64-token
+  // prompt's records (T x F floats per layer, twice) would need gigabytes.
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  sp.hidden = 4, sp.intermediate = 1 << 20, sp.num_layers = 3, sp.vocab = 64;
+  sp.heads = 2, sp.kv_heads = 1, sp.head_dim = 2, sp.partial_rotary_factor = 1.0;
+  model_loader_options o;
+  o.ask_above_bytes = 1ull << 40;  // no tap to wait for
+  host_fixture f(synth_model_make(sp), o);
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const model_weights& w = *f.host->weights();
+  const uint64_t weights = f.host->status().memory_bytes;
+  CHECK(weights >= 72ull << 20);  // gate, up, down: 3 x 3 x 2^20 x 4 BF16 values, and a few small tensors
+  CHECK(weights < (72ull << 20) + 4096);
+  // The longest prompt that fits, found from the same count the host uses.
+  int fit = MODEL_MAX_TOKENS;
+  while (weights + model_answer_bytes(w.spec, fit) > MODEL_MEMORY_BUDGET) fit--;
+  REQUIRE(fit >= 1);
+  REQUIRE(fit < 64);
+  model_question q;
+  q.ids.assign(64, 3);
+  model_reply r = f.host->answer(q);
+  REQUIRE(r.error.fault == STREAM_UNSUPPORTED);
+  CHECK(r.error.reason.what == STR_MODEL_PROMPT_NO_ROOM);
+  const std::string need = fmt_mib(model_answer_bytes(w.spec, 64));
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason) ==
+        "A prompt of 64 tokens needs " + need + " MiB for the forward pass beside the weights' " + fmt_mib(weights) +
+            " MiB; this page holds at most 1792.0 MiB in all: shorten it to " + std::to_string(fit) + " tokens or fewer.");
+  CHECK(read_error_text_in(LAB_LANG_ZH, r.error.reason).find("请缩短到 " + std::to_string(fit) + " 个 token 以内") != std::string::npos);
+  CHECK(r.top.empty());
+  // The longest that fits is answered; the host keeps answering.
+  q.ids.assign((size_t)fit, 3);
+  r = f.host->answer(q);
+  CHECK(!r.error.failed());
+  CHECK(r.top.size() == MODEL_TOP_TOKENS);
 }
