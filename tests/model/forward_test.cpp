@@ -421,3 +421,32 @@ TEST_CASE("model_forward_bytes counts at least what a run records, for every pro
     for (int T = 1; T < MODEL_MAX_TOKENS; T++) CHECK(model_answer_bytes(w.spec, T) < model_answer_bytes(w.spec, T + 1));
   }
 }
+
+TEST_CASE("a pass that overflows f32 says where: the first layer whose stream went non-finite, or the logits", "[model]") {
+  mem_files files = files_of(uneven_qwen(9));
+  model_weights w = load(&files);
+  const std::vector<int64_t> ids = random_ids(2, 5, 97);
+  forward_trace tr;
+  model_forward(w, ids, {}, &tr);
+  CHECK(tr.finite());
+  CHECK(tr.nonfinite_layer == -1);
+  // Layer 2's down_proj at BF16's largest finite value (3.39e38): its MLP's sums overflow.
+  wmatrix& down = w.layers[2].down;
+  REQUIRE(down.format == WMAT_BF16);
+  std::fill((uint16_t*)down.values.data, (uint16_t*)down.values.data + (size_t)down.rows * down.cols, (uint16_t)0x7F7F);
+  model_forward(w, ids, {}, &tr);
+  CHECK(!tr.finite());
+  CHECK(tr.nonfinite_layer == 2);
+  // A rerun from layer 3 keeps what layer 2 did; one from layer 1 finds it again.
+  forward_trace off;
+  model_forward_switch_off(w, tr, {{3, 0}}, &off);
+  CHECK(off.nonfinite_layer == 2);
+  model_forward_switch_off(w, tr, {{1, 0}}, &off);
+  CHECK(off.nonfinite_layer == 2);
+  // Only the final norm huge: the stream stays finite, the logits do not.
+  model_weights w2 = load(&files);
+  std::fill(w2.final_norm.begin(), w2.final_norm.end(), 3e38f);
+  model_forward(w2, ids, {}, &tr);
+  CHECK(tr.nonfinite_layer == -1);
+  CHECK(tr.nonfinite_logits);
+}

@@ -9,6 +9,7 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
+#include "core/checkpoint/safetensors.h"
 #include "core/model/model_host.h"
 #include "core/number_format.h"
 #include "model/forward_reference.h"
@@ -336,4 +337,65 @@ TEST_CASE("a prompt whose pass does not fit beside the weights is refused before
   r = f.host->answer(q);
   CHECK(!r.error.failed());
   CHECK(r.top.size() == MODEL_TOP_TOKENS);
+}
+
+// The page's default whole model with every value of layer `layer`'s down_proj set to `bf16`.
+static std::map<std::string, std::string> planted_with_down(int layer, uint16_t bf16) {
+  std::map<std::string, std::string> files = synth_model_planted_make();
+  mem_files m;
+  m.files = files;
+  const std::string name = "model.language_model.layers." + std::to_string(layer) + ".mlp.down_proj.weight";
+  for (auto& kv : files) {
+    st_file header;
+    std::string err;
+    if (kv.first.find(".safetensors") == std::string::npos || kv.first.find(".json") != std::string::npos ||
+        !st_read_header(&m, kv.first, &header, &err) || !header.find(name))
+      continue;
+    const st_tensor* t = header.find(name);
+    REQUIRE(t->dtype == ST_DTYPE_BF16);
+    for (uint64_t at = t->begin; at < t->end; at += 2) {
+      kv.second[at] = (char)(bf16 & 0xFF);
+      kv.second[at + 1] = (char)(bf16 >> 8);
+    }
+    return files;
+  }
+  FAIL("no shard holds " << name);
+  return files;
+}
+
+TEST_CASE("huge finite weights that overflow the pass are said, naming the first layer that went non-finite", "[model][host]") {
+  // BF16 0x7F7F is 3.39e38: finite, so the load takes it; the MLP's sum over 192 units is not.
+  host_fixture f(planted_with_down(0, 0x7F7F));
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  model_question q;
+  q.ids = {3, 4, 5};
+  model_reply r = f.host->answer(q);
+  REQUIRE(r.error.fault == STREAM_UNSUPPORTED);
+  CHECK(r.error.reason.what == STR_MODEL_NOT_FINITE);
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason).find("the residual stream after layer 0 is NaN or infinity") != std::string::npos);
+  CHECK(read_error_text_in(LAB_LANG_ZH, r.error.reason).find("第 0 层之后的残差流是 NaN 或无穷大") != std::string::npos);
+  CHECK(r.top.empty());  // no "P: 0.0 %" made of NaN
+  // A unit switched off later does not hide it.
+  q.off = {{23, 75}};
+  r = f.host->answer(q);
+  CHECK(r.error.reason.what == STR_MODEL_NOT_FINITE);
+
+  // Layer 5's: named as layer 5.
+  host_fixture g(planted_with_down(5, 0x7F7F));
+  g.host->open(kSite, 0);
+  g.settle();
+  REQUIRE(g.host->ready());
+  q.off.clear();
+  r = g.host->answer(q);
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason).find("after layer 5 ") != std::string::npos);
+
+  // Large but ordinary weights (BF16 0x4000 is 2) leave the pass finite: answered.
+  host_fixture h(planted_with_down(0, 0x4000));
+  h.host->open(kSite, 0);
+  h.settle();
+  REQUIRE(h.host->ready());
+  r = h.host->answer(q);
+  CHECK(!r.error.failed());
 }

@@ -173,6 +173,12 @@ void linear_attention(const model_weights& w, const model_layer_weights& L, cons
   matmul(L.out, o.data(), T, out);
 }
 
+bool all_finite(const float* v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
 float l2(const float* v, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
@@ -215,11 +221,13 @@ void run_layers(const model_weights& w, int first, forward_trace* tr) {
       tr->mlp_l2[l][t] = l2(mt, H);
       tr->out_l2[l][t] = l2(ht, H);
     }
+    if (tr->nonfinite_layer < 0 && !all_finite(h.data(), h.size())) tr->nonfinite_layer = l;
   }
   tr->final_hidden.resize(H);
   rmsnorm(&h[(size_t)(T - 1) * H], H, w.final_norm.data(), eps, tr->final_hidden.data());
   tr->logits.resize((size_t)s.base.vocab);
   matmul(w.unembedding(), tr->final_hidden.data(), 1, tr->logits.data());
+  tr->nonfinite_logits = !all_finite(tr->logits.data(), tr->logits.size());
   tr->first_layer_run = first;
 }
 
@@ -242,6 +250,8 @@ void trace_init(const model_weights& w, forward_trace* tr, const std::vector<int
   tr->act.assign(Lc, {});
   tr->mlp_l2.assign(Lc, {});
   tr->out_l2.assign(Lc, {});
+  tr->nonfinite_layer = -1;
+  tr->nonfinite_logits = false;
 }
 }  // namespace
 
@@ -319,6 +329,7 @@ void model_forward_switch_off(const model_weights& w, const forward_trace& base,
   const int first = units[0].layer;
   trace_init(w, out, base.ids);
   out->off = units;
+  if (base.nonfinite_layer >= 0 && base.nonfinite_layer < first) out->nonfinite_layer = base.nonfinite_layer;
   for (int l = 0; l < first; l++) {
     out->layer_in[l] = base.layer_in[l];
     out->mlp_in[l] = base.mlp_in[l];

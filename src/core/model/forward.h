@@ -39,6 +39,11 @@ struct forward_trace {
   std::vector<float> final_hidden;            // (H): the last position after the final norm
   std::vector<float> logits;                  // (V): the last position's next-token logits
   int first_layer_run = 0;                    // layers before it were copied from a base run
+  // Huge finite weights can overflow f32 on the way (BF16 holds up to 3.4e38): the first layer
+  // whose residual stream after it holds NaN or infinity (-1: none), and whether the logits do.
+  int nonfinite_layer = -1;
+  bool nonfinite_logits = false;
+  bool finite() const { return nonfinite_layer < 0 && !nonfinite_logits; }
 };
 
 // [SECTION] memory: what a pass takes beside the weights, counted from the spec before it runs
