@@ -104,7 +104,10 @@ bool model_spec_parse(const std::string& text, model_spec* out, model_spec_probl
   const cJSON* tc = json_member(top, "text_config");
   spec_reader r{cJSON_IsObject(tc) ? tc : top, top, why};
   // A text_config inside the text_config: which of the two is the language model is anyone's guess.
-  if (json_member(r.lm, "text_config")) return r.fail(STR_READ_CFG_NESTED);
+  if (json_member(r.lm, "text_config")) {  // said whole: the reason names text_config itself
+    if (why) *why = read_error_at("", STR_READ_CFG_NESTED);
+    return false;
+  }
   const int64_t H = s.base.hidden;
   s.family = is_qwen35(s.base.model_type) ? FAMILY_QWEN35 : FAMILY_LLAMA;
 
