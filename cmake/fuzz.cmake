@@ -27,6 +27,9 @@ fuzz_target(pack tests/fuzz/fuzz_pack.cpp)
 fuzz_target(stream tests/fuzz/fuzz_stream.cpp)
 # A checkpoint read by byte ranges, driven by a host the fuzzer plays (issue 21 §1).
 fuzz_target(checkpoint tests/fuzz/fuzz_checkpoint.cpp)
+# The whole model: config.json -> architecture -> tensor plan -> the memory budget, and the pass
+# on what fits (its records and readings within what was counted for them).
+fuzz_target(model tests/fuzz/fuzz_model.cpp)
 
 if(SWIGLU_FUZZ)
   # tools/fuzz.sh builds them all and reads their names here.

@@ -37,10 +37,12 @@ std::string fmt_vec6(const double* v, int n) {
   return s + "]";
 }
 
-std::string fmt_short(double value) {
+// Whole numbers under `whole_below` as integers ("20", not "2e+01"); the rest in the fewest
+// significant digits that read back exactly.
+static std::string shortest_exact(double value, double whole_below) {
   if (value == 0) return "0";  // also -0
   char buf[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {  // "20", not "2e+01"
+  if (value == std::floor(value) && std::fabs(value) < whole_below) {
     std::snprintf(buf, sizeof buf, "%.0f", value);
     return buf;
   }
@@ -50,6 +52,10 @@ std::string fmt_short(double value) {
   }
   return buf;
 }
+
+std::string fmt_short(double value) { return shortest_exact(value, 1e15); }
+
+std::string fmt_config_value(double value) { return shortest_exact(value, 1e9); }  // 1e12 as "1e+12"
 
 std::string fmt_fixed(double v, int decimals) {
   char buf[64];

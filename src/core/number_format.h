@@ -15,6 +15,10 @@ std::string strf(const char* fmt, ...)
 std::string fmt6(double v);                     // "1.924234", "-1.761594", never "-0.000000"
 std::string fmt_vec6(const double* v, int n);   // "[1.000000, 2.000000]"
 std::string fmt_short(double v);                // "1", "-0.5", "0.1": the shortest text that reads back exactly
+// A value from a file (config.json's rope_theta, a bound it broke): whole numbers below 1e9 as
+// integers ("-10000", "10000000"), the rest as short as they read back exactly ("1e+12",
+// "1e+308", "0.25"), never a 309-digit number or "10000.000000".
+std::string fmt_config_value(double v);
 // Fixed decimals, never a negative zero ("-0.00" is printed "0.00"): a learner reads a sign.
 std::string fmt_fixed(double v, int decimals);  // fmt_fixed(-0.001, 2) == "0.00"
 std::string fmt_count(int64_t n);               // "264,241,152"

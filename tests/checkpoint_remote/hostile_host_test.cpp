@@ -430,6 +430,30 @@ TEST_CASE("hostile host: a byte a second stalls, a 429's Retry-After is honoured
     CHECK(g.only_failure().error.fault == STREAM_TOO_MANY_REQUESTS);
     CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s as the host asked, and it refused again (too many requests)");
   }
+  SECTION("429 whose Retry-After cannot be read (CORS hides it): a short wait once, then the refusal is said") {
+    ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
+    f.opt.probes.clear();
+    f.net.faults["config.json"].status = 429;  // retry_after -1: none the page can read
+    f.net.faults["config.json"].times = 1;
+    f.open();
+    f.settle();
+    CHECK(f.src->phase() == SOURCE_OPENING);  // not failed at once
+    f.now = 1;
+    f.settle();
+    CHECK(std::count(f.net.requested.begin(), f.net.requested.end(), "config.json") == 1);
+    f.now = FETCH_QUEUE_RETRY_AFTER_UNREAD + 0.5;
+    f.settle();
+    CHECK(f.src->phase() == SOURCE_READY);
+    ckpt_fixture g(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
+    g.net.faults["config.json"].status = 429;
+    g.open();
+    g.settle();
+    g.now = FETCH_QUEUE_RETRY_AFTER_UNREAD + 1;
+    g.settle();
+    REQUIRE(g.src->phase() == SOURCE_FAILED);
+    CHECK(std::count(g.net.requested.begin(), g.net.requested.end(), "config.json") == 2);  // once more, not again and again
+    CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s as the host asked, and it refused again (too many requests)");
+  }
   SECTION("a redirect the browser would not follow is named, not taken for offline or CORS") {
     ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
     f.net.faults["config.json"].redirect_failed = true;

@@ -62,3 +62,16 @@ TEST_CASE("short numbers read back exactly; sizes and seconds") {
   CHECK(fmt_seconds(2.5) == "2.5");
   CHECK(strf("%s=%d", "x", 3) == "x=3");
 }
+
+TEST_CASE("a config value: integers as integers, large and small ones compactly, always reading back") {
+  CHECK(fmt_config_value(-10000) == "-10000");
+  CHECK(fmt_config_value(10000000) == "10000000");  // Qwen3.5's rope_theta
+  CHECK(fmt_config_value(1) == "1");
+  CHECK(fmt_config_value(1e12) == "1e+12");
+  CHECK(fmt_config_value(1e308) == "1e+308");
+  CHECK(fmt_config_value(0.25) == "0.25");
+  CHECK(fmt_config_value(1e-7) == "1e-07");
+  CHECK(fmt_config_value(-0.0) == "0");
+  for (double v : {1e308, -1e-300, 123456.5, 1e9, 4.9e-324, 0.1})
+    CHECK(std::strtod(fmt_config_value(v).c_str(), nullptr) == v);
+}

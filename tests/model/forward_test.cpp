@@ -390,3 +390,63 @@ TEST_CASE("the planted default model: lesson 003's rules are there and switching
     else CHECK(a < 0.3f);
   }
 }
+
+// What a trace holds, counted from its vectors as they are.
+static uint64_t trace_held(const forward_trace& t) {
+  uint64_t b = t.ids.capacity() * 8 + t.off.capacity() * sizeof(unit_ref) + (t.final_hidden.capacity() + t.logits.capacity()) * 4;
+  for (const auto* lists : {&t.layer_in, &t.mlp_in, &t.silu_gate, &t.act, &t.mlp_l2, &t.out_l2}) {
+    b += lists->capacity() * sizeof(std::vector<float>);
+    for (const std::vector<float>& v : *lists) b += v.capacity() * 4;
+  }
+  return b;
+}
+
+TEST_CASE("model_forward_bytes counts at least what a run records, for every prompt length", "[model]") {
+  for (const synth_model_spec& spec : {uneven_qwen(3), llama_like(3)}) {
+    mem_files files = files_of(spec);
+    model_weights w = load(&files);
+    for (int T : {1, 2, 7, 64}) {
+      forward_trace tr, off;
+      model_forward(w, random_ids(5, T, spec.vocab), {}, &tr);
+      model_forward_switch_off(w, tr, {{1, 3}, {2, 4}}, &off);
+      const forward_bytes b = model_forward_bytes(w.spec, T);
+      INFO("T " << T << " layers " << spec.num_layers);
+      CHECK(trace_held(tr) <= b.trace);
+      CHECK(trace_held(off) <= b.trace);
+      CHECK(trace_held(tr) * 5 >= b.trace * 4);  // and not wildly more
+      CHECK(b.scratch > 0);
+      CHECK(model_answer_bytes(w.spec, T) >= 2 * b.trace + b.scratch);
+    }
+    // It grows with the prompt: a longer prompt never counts less.
+    for (int T = 1; T < MODEL_MAX_TOKENS; T++) CHECK(model_answer_bytes(w.spec, T) < model_answer_bytes(w.spec, T + 1));
+  }
+}
+
+TEST_CASE("a pass that overflows f32 says where: the first layer whose stream went non-finite, or the logits", "[model]") {
+  mem_files files = files_of(uneven_qwen(9));
+  model_weights w = load(&files);
+  const std::vector<int64_t> ids = random_ids(2, 5, 97);
+  forward_trace tr;
+  model_forward(w, ids, {}, &tr);
+  CHECK(tr.finite());
+  CHECK(tr.nonfinite_layer == -1);
+  // Layer 2's down_proj at BF16's largest finite value (3.39e38): its MLP's sums overflow.
+  wmatrix& down = w.layers[2].down;
+  REQUIRE(down.format == WMAT_BF16);
+  std::fill((uint16_t*)down.values.data, (uint16_t*)down.values.data + (size_t)down.rows * down.cols, (uint16_t)0x7F7F);
+  model_forward(w, ids, {}, &tr);
+  CHECK(!tr.finite());
+  CHECK(tr.nonfinite_layer == 2);
+  // A rerun from layer 3 keeps what layer 2 did; one from layer 1 finds it again.
+  forward_trace off;
+  model_forward_switch_off(w, tr, {{3, 0}}, &off);
+  CHECK(off.nonfinite_layer == 2);
+  model_forward_switch_off(w, tr, {{1, 0}}, &off);
+  CHECK(off.nonfinite_layer == 2);
+  // Only the final norm huge: the stream stays finite, the logits do not.
+  model_weights w2 = load(&files);
+  std::fill(w2.final_norm.begin(), w2.final_norm.end(), 3e38f);
+  model_forward(w2, ids, {}, &tr);
+  CHECK(tr.nonfinite_layer == -1);
+  CHECK(tr.nonfinite_logits);
+}

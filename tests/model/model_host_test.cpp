@@ -9,7 +9,9 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
+#include "core/checkpoint/safetensors.h"
 #include "core/model/model_host.h"
+#include "core/number_format.h"
 #include "model/forward_reference.h"
 #include "platform/native/fetch_native.h"
 
@@ -21,12 +23,12 @@ struct host_fixture {
   std::unique_ptr<model_host> host;
   double now = 0;
   std::map<std::string, int> ids;
-  host_fixture() {
-    files.files = synth_model_planted_make();
+  host_fixture() : host_fixture(synth_model_planted_make()) {}
+  explicit host_fixture(std::map<std::string, std::string> f, model_loader_options o = {}) {
+    files.files = std::move(f);
     net.files = &files;
     net.base = kSite;
     synth_tokenizer_json_for(synth_planted_tokens(), &ids);
-    model_loader_options o;
     o.fetch.clock = nullptr;
     host.reset(new model_host(&net, o));
   }
@@ -293,4 +295,107 @@ TEST_CASE("the messages' JSON round-trips, and hostile text reads as no message 
     const bool ok = model_reply_parse(bad, &junk);
     if (ok) CHECK(junk.top.empty());
   }
+}
+
+// [SECTION] inputs inside every limit that the pass itself cannot take
+
+TEST_CASE("a prompt whose pass does not fit beside the weights is refused before it runs, naming the sizes", "[model][host]") {
+  // Hidden 4, intermediate 2^20, 3 layers: 72 MiB of weights, well inside the budget; a 64-token
+  // prompt's records (T x F floats per layer, twice) would need gigabytes.
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  sp.hidden = 4, sp.intermediate = 1 << 20, sp.num_layers = 3, sp.vocab = 64;
+  sp.heads = 2, sp.kv_heads = 1, sp.head_dim = 2, sp.partial_rotary_factor = 1.0;
+  model_loader_options o;
+  o.ask_above_bytes = 1ull << 40;  // no tap to wait for
+  host_fixture f(synth_model_make(sp), o);
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const model_weights& w = *f.host->weights();
+  const uint64_t weights = f.host->status().memory_bytes;
+  CHECK(weights >= 72ull << 20);  // gate, up, down: 3 x 3 x 2^20 x 4 BF16 values, and a few small tensors
+  CHECK(weights < (72ull << 20) + 4096);
+  // The longest prompt that fits, found from the same count the host uses.
+  int fit = MODEL_MAX_TOKENS;
+  while (weights + model_answer_bytes(w.spec, fit) > MODEL_MEMORY_BUDGET) fit--;
+  REQUIRE(fit >= 1);
+  REQUIRE(fit < 64);
+  model_question q;
+  q.ids.assign(64, 3);
+  model_reply r = f.host->answer(q);
+  REQUIRE(r.error.fault == STREAM_UNSUPPORTED);
+  CHECK(r.error.reason.what == STR_MODEL_PROMPT_NO_ROOM);
+  const std::string need = fmt_mib(model_answer_bytes(w.spec, 64));
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason) ==
+        "A prompt of 64 tokens needs " + need + " MiB for the forward pass beside the weights' " + fmt_mib(weights) +
+            " MiB; this page holds at most 1792.0 MiB in all: shorten it to " + std::to_string(fit) + " tokens or fewer.");
+  CHECK(read_error_text_in(LAB_LANG_ZH, r.error.reason).find("请缩短到 " + std::to_string(fit) + " 个 token 以内") != std::string::npos);
+  CHECK(r.top.empty());
+  // The longest that fits is answered; the host keeps answering.
+  q.ids.assign((size_t)fit, 3);
+  r = f.host->answer(q);
+  CHECK(!r.error.failed());
+  CHECK(r.top.size() == MODEL_TOP_TOKENS);
+}
+
+// The page's default whole model with every value of layer `layer`'s down_proj set to `bf16`.
+static std::map<std::string, std::string> planted_with_down(int layer, uint16_t bf16) {
+  std::map<std::string, std::string> files = synth_model_planted_make();
+  mem_files m;
+  m.files = files;
+  const std::string name = "model.language_model.layers." + std::to_string(layer) + ".mlp.down_proj.weight";
+  for (auto& kv : files) {
+    st_file header;
+    std::string err;
+    if (kv.first.find(".safetensors") == std::string::npos || kv.first.find(".json") != std::string::npos ||
+        !st_read_header(&m, kv.first, &header, &err) || !header.find(name))
+      continue;
+    const st_tensor* t = header.find(name);
+    REQUIRE(t->dtype == ST_DTYPE_BF16);
+    for (uint64_t at = t->begin; at < t->end; at += 2) {
+      kv.second[at] = (char)(bf16 & 0xFF);
+      kv.second[at + 1] = (char)(bf16 >> 8);
+    }
+    return files;
+  }
+  FAIL("no shard holds " << name);
+  return files;
+}
+
+TEST_CASE("huge finite weights that overflow the pass are said, naming the first layer that went non-finite", "[model][host]") {
+  // BF16 0x7F7F is 3.39e38: finite, so the load takes it; the MLP's sum over 192 units is not.
+  host_fixture f(planted_with_down(0, 0x7F7F));
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  model_question q;
+  q.ids = {3, 4, 5};
+  model_reply r = f.host->answer(q);
+  REQUIRE(r.error.fault == STREAM_UNSUPPORTED);
+  CHECK(r.error.reason.what == STR_MODEL_NOT_FINITE);
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason).find("the residual stream after layer 0 is NaN or infinity") != std::string::npos);
+  CHECK(read_error_text_in(LAB_LANG_ZH, r.error.reason).find("第 0 层之后的残差流是 NaN 或无穷大") != std::string::npos);
+  CHECK(r.top.empty());  // no "P: 0.0 %" made of NaN
+  // A unit switched off later does not hide it.
+  q.off = {{23, 75}};
+  r = f.host->answer(q);
+  CHECK(r.error.reason.what == STR_MODEL_NOT_FINITE);
+
+  // Layer 5's: named as layer 5.
+  host_fixture g(planted_with_down(5, 0x7F7F));
+  g.host->open(kSite, 0);
+  g.settle();
+  REQUIRE(g.host->ready());
+  q.off.clear();
+  r = g.host->answer(q);
+  CHECK(read_error_text_in(LAB_LANG_EN, r.error.reason).find("after layer 5 ") != std::string::npos);
+
+  // Large but ordinary weights (BF16 0x4000 is 2) leave the pass finite: answered.
+  host_fixture h(planted_with_down(0, 0x4000));
+  h.host->open(kSite, 0);
+  h.settle();
+  REQUIRE(h.host->ready());
+  r = h.host->answer(q);
+  CHECK(!r.error.failed());
 }

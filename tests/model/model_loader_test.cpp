@@ -12,6 +12,7 @@
 #include "core/live_view.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
+#include "core/number_format.h"
 #include "platform/native/fetch_native.h"
 
 static const char* kHub = "https://hub.example/o/whole/resolve/main/";
@@ -149,6 +150,37 @@ TEST_CASE("a mixer the page cannot run and a missing tensor are named", "[model]
   REQUIRE(h.loader->phase() == MODEL_FAILED);
   CHECK(h.loader->failure().error.fault == STREAM_FORMAT);
   CHECK(read_error_text_in(LAB_LANG_EN, h.loader->failure().error.reason).find("layers.1.linear_attn.A_log") != std::string::npos);
+  // Blamed on the file that lists the tensors (the shard index), not on config.json.
+  CHECK(h.loader->failure().file == "model.safetensors.index.json");
+}
+
+TEST_CASE("a model whose weights fit but whose one-token pass does not is refused at load, naming both sizes", "[model][loader]") {
+  loader_fixture probe(synth_model_make(small_model()));
+  probe.open();
+  probe.settle();
+  REQUIRE(probe.loader->phase() == MODEL_READY);
+  const uint64_t weights = probe.loader->memory_bytes(), pass = model_answer_bytes(probe.loader->spec(), 1);
+  CHECK(pass > 0);
+
+  loader_fixture f(synth_model_make(small_model()));
+  f.opt.memory_budget = weights + pass - 1;  // the weights alone fit
+  f.open();
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_FAILED);
+  CHECK(f.loader->failure().error.fault == STREAM_UNSUPPORTED);
+  CHECK(f.loader->failure().error.reason.what == STR_MODEL_PASS_TOO_BIG);
+  CHECK(f.loader->weights().layers.empty());  // nothing was allocated
+  CHECK(f.net.requested.size() <= 4);         // config, index, two headers: no weight byte asked for
+  const std::string en = read_error_text_in(LAB_LANG_EN, f.loader->failure().error.reason);
+  CHECK(en == "its weights (" + fmt_mib(weights) + " MiB) and a forward pass over 1 token (" + fmt_mib(pass) + " MiB) need " +
+                  fmt_mib(weights + pass) + " MiB; this page holds at most " + fmt_mib(weights + pass - 1) + " MiB");
+  CHECK(read_error_text_in(LAB_LANG_ZH, f.loader->failure().error.reason).find("前向计算") != std::string::npos);
+
+  loader_fixture g(synth_model_make(small_model()));
+  g.opt.memory_budget = weights + pass;  // exactly room for both
+  g.open();
+  g.settle();
+  CHECK(g.loader->phase() == MODEL_READY);
 }
 
 TEST_CASE("Cancel mid-download, then Retry fetches only what is missing", "[model][loader]") {
@@ -203,4 +235,17 @@ TEST_CASE("a shard replaced on the host mid-load is read again, and no old byte 
   model_forward(f.loader->weights(), {1, 2, 3}, {}, &a);
   model_forward(expect, {1, 2, 3}, {}, &b);
   CHECK(a.logits == b.logits);
+}
+
+TEST_CASE("Qwen3.5-0.8B in BF16 and its longest prompt fit the budget together", "[model][loader]") {
+  model_spec s;
+  REQUIRE(model_spec_parse(synth_model_config_json(synth_model_qwen35_0p8b()), &s, nullptr, nullptr));
+  const std::vector<model_tensor> plan = model_tensor_list(s, "model.language_model.", "");
+  stream_error e;
+  uint64_t weights = 0;
+  CHECK(model_memory_check(s, plan, {}, MODEL_MEMORY_BUDGET, &e, &weights));
+  CHECK(fmt_mib(weights) == "1436.0");  // as model_weights_bytes counts them (vectors as f32)
+  const uint64_t answer = model_answer_bytes(s, MODEL_MAX_TOKENS);
+  CHECK(fmt_mib(answer) == "170.1");
+  CHECK(weights + answer <= MODEL_MEMORY_BUDGET);
 }

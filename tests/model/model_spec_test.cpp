@@ -152,3 +152,107 @@ TEST_CASE("the tensor plan: every tensor the pass reads, none of the decoys, eac
   CHECK(p == MODEL_SPEC_TENSOR);
   CHECK(reason_en(why).find("in_proj_qkv") != std::string::npos);
 }
+
+TEST_CASE("head_dim absent with more heads than hidden dimensions is refused by name, not read as 0", "[model][spec]") {
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  nlohmann::json j = nlohmann::json::parse(config_of(sp));
+  j["hidden_size"] = 4;
+  j["num_attention_heads"] = 8;
+  j["num_key_value_heads"] = 8;
+  j.erase("head_dim");
+  model_spec s;
+  model_spec_problem p = MODEL_SPEC_OK;
+  read_error why;
+  CHECK(!model_spec_parse(j.dump(), &s, &p, &why));
+  CHECK(p == MODEL_SPEC_UNREADABLE);
+  CHECK(reason_en(why) == "'head_dim' is missing, and hidden_size 4 / num_attention_heads 8 leaves less than 1 dimension per head");
+  CHECK(read_error_text_in(LAB_LANG_ZH, why).find("head_dim") != std::string::npos);
+  // Given, it is read as given; derived, it is hidden_size / heads.
+  j["head_dim"] = 2;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  CHECK(s.head_dim == 2);
+  j.erase("head_dim");
+  j["hidden_size"] = 16;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  CHECK(s.head_dim == 2);
+}
+
+TEST_CASE("a config's numbers are printed as the page prints numbers in its refusals", "[model][spec]") {
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;
+  nlohmann::json j = nlohmann::json::parse(config_of(sp));
+  read_error why;
+  model_spec s;
+  j["rope_theta"] = -10000;
+  CHECK(!model_spec_parse(j.dump(), &s, nullptr, &why));
+  CHECK(reason_en(why) == "'rope_theta' = -10000 is outside [1, 1e+12]");
+  j["rope_theta"] = 1e308;
+  CHECK(!model_spec_parse(j.dump(), &s, nullptr, &why));
+  CHECK(reason_en(why) == "'rope_theta' = 1e+308 is outside [1, 1e+12]");
+  j["rope_theta"] = 10000;
+  j["partial_rotary_factor"] = 1.5;
+  CHECK(!model_spec_parse(j.dump(), &s, nullptr, &why));
+  CHECK(reason_en(why) == "'partial_rotary_factor' = 1.5 is outside [0, 1]");
+}
+
+TEST_CASE("a text_config nested in the text_config is refused, not half read", "[model][spec]") {
+  nlohmann::json j = nlohmann::json::parse(config_of(synth_model_spec()));
+  j["text_config"]["text_config"] = j["text_config"];
+  model_spec s;
+  model_spec_problem p = MODEL_SPEC_OK;
+  read_error why;
+  CHECK(!model_spec_parse(j.dump(), &s, &p, &why));
+  CHECK(p == MODEL_SPEC_UNREADABLE);
+  CHECK(reason_en(why) == "'text_config' holds a 'text_config' of its own: it is unclear which one describes the language model");
+  CHECK(read_error_text_in(LAB_LANG_ZH, why).find("不清楚哪一个描述语言模型") != std::string::npos);
+}
+
+TEST_CASE("tie_word_embeddings: false without an lm_head is refused, naming the tensor it asks for", "[model][spec]") {
+  synth_model_spec sp;
+  sp.naming = SYNTH_NAMING_LLAMA;  // tied: no lm_head.weight in the checkpoint
+  mem_files files;
+  files.files = synth_model_make(sp);
+  checkpoint ck;
+  std::string err;
+  REQUIRE(ckpt_open(&files, &ck, &err));
+  nlohmann::json j = nlohmann::json::parse(files.files["config.json"]);
+  j["tie_word_embeddings"] = false;
+  model_spec s;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  std::vector<model_tensor> plan;
+  model_spec_problem p = MODEL_SPEC_OK;
+  read_error why;
+  CHECK(!model_tensor_plan(ck, &s, &plan, &p, &why));
+  CHECK(p == MODEL_SPEC_TENSOR);
+  CHECK(reason_en(why) ==
+        "config.json says tie_word_embeddings: false, but the checkpoint has no 'lm_head.weight' to turn the last hidden state into next-token logits");
+  // Said true, or not said: the embedding table unembeds, as before.
+  j["tie_word_embeddings"] = true;
+  REQUIRE(model_spec_parse(j.dump(), &s, nullptr, nullptr));
+  CHECK(model_tensor_plan(ck, &s, &plan, &p, &why));
+  CHECK(s.tied_embeddings);
+}
+
+TEST_CASE("model_tensor_list is the plan model_tensor_plan checks", "[model][spec]") {
+  for (synth_naming naming : {SYNTH_NAMING_QWEN35, SYNTH_NAMING_LLAMA}) {
+    synth_model_spec sp;
+    sp.naming = naming;
+    sp.tied = naming == SYNTH_NAMING_QWEN35;
+    mem_files files;
+    files.files = synth_model_make(sp);
+    checkpoint ck;
+    std::string err;
+    REQUIRE(ckpt_open(&files, &ck, &err));
+    model_spec s;
+    REQUIRE(model_spec_parse(files.files["config.json"], &s, nullptr, nullptr));
+    std::vector<model_tensor> plan;
+    REQUIRE(model_tensor_plan(ck, &s, &plan, nullptr, nullptr));
+    const std::vector<model_tensor> list = model_tensor_list(s, ck.prefix, sp.tied ? "" : "lm_head.weight");
+    REQUIRE(list.size() == plan.size());
+    for (size_t i = 0; i < list.size(); i++) {
+      CHECK(list[i].name == plan[i].name);
+      CHECK(list[i].shape == plan[i].shape);
+    }
+  }
+}

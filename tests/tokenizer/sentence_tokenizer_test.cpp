@@ -165,6 +165,33 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     REQUIRE(c.src->phase() == SOURCE_FAILED);
     CHECK(contains(live_failure_text(c.src->failures().at(0)), "HTTP 403"));
   }
+  SECTION("JSON but not an object, or a tree too large to build: the same reason in both languages") {
+    auto words = [](const std::string& json, lab_lang lang) {
+      mem_files m = unmarked_checkpoint(false);
+      m.files["tokenizer.json"] = json;
+      open_fixture f(std::move(m));
+      REQUIRE(f.src->phase() == SOURCE_FAILED);
+      strings_set_lang(lang);
+      const std::string text = live_failure_text(f.src->failures().at(0));
+      strings_set_lang(LAB_LANG_EN);
+      return text;
+    };
+    CHECK(contains(words("[1, 2]", LAB_LANG_EN), "(its tokenizer.json is not a JSON object)"));
+    CHECK(contains(words("[1, 2]", LAB_LANG_ZH), "（它的 tokenizer.json 不是 JSON 对象）"));
+    const std::string deep = std::string(100, '[') + std::string(100, ']');
+    CHECK(contains(words(deep, LAB_LANG_EN), "(its tokenizer.json nests deeper than 64 levels: this page does not parse it)"));
+    CHECK(contains(words(deep, LAB_LANG_ZH), "它的 tokenizer.json 嵌套超过 64 层：本页不解析它"));
+    std::string flat = "[0";
+    for (int i = 0; i < BPE_JSON_MAX_VALUES; ++i) flat += ",0";
+    flat += "]";
+    CHECK(contains(words(flat, LAB_LANG_EN), "holds more than 2,097,152 JSON values"));
+    CHECK(contains(words(flat, LAB_LANG_ZH), "含有超过 2,097,152 个 JSON 值"));
+    std::string members = "{";
+    for (int i = 0; i <= BPE_JSON_MAX_MEMBERS; ++i) members += (i ? ",\"" : "\"") + std::to_string(i) + "\":0";
+    members += "}";
+    CHECK(contains(words(members, LAB_LANG_EN), "has more than 524,288 object members"));
+    CHECK(contains(words(members, LAB_LANG_ZH), "含有超过 524,288 个对象成员"));
+  }
 }
 
 TEST_CASE("a typed sentence: tokenizer.json is fetched once, later sentences reuse the parsed tokenizer") {

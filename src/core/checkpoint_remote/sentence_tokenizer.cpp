@@ -1,6 +1,9 @@
 // A sentence through a checkpoint's own tokenizer.json (see sentence_tokenizer.h).
 #include "core/checkpoint_remote/sentence_tokenizer.h"
 
+#include "core/number_format.h"
+#include "core/tokenizer/bpe_tokenizer.h"  // its limits, which the words name
+
 sentence_tokenizer::sentence_tokenizer(fetch_client* client, tokenizer_service* service, const model_location& where)
     : client_(client), service_(service), where_(where) {}
 
@@ -107,8 +110,16 @@ stream_error sentence_failure_error(const sentence_tokenizer& t) {
       e.fault = STREAM_NEEDS_IDS;
       break;
     case SENTENCE_FILE_UNREADABLE: {
-      const std::string part = tokenizer_reason_part(got.detail);
-      e.reason = part.empty() ? read_error_at("", STR_TOK_NOT_JSON, {got.detail}) : read_error_at("", STR_TOK_FILE_UNREADABLE, {got.detail, part});
+      // The file's shape as a whole has words of its own in every language; a part of it is named.
+      const std::string& d = got.detail;
+      const std::string part = tokenizer_reason_part(d);
+      if (d.rfind("tokenizer.json must be a JSON object", 0) == 0) e.reason = read_error_at("", STR_TOK_NOT_OBJECT);
+      else if (d.rfind("tokenizer.json nests deeper", 0) == 0) e.reason = read_error_at("", STR_TOK_TOO_DEEP, {std::to_string((int)BPE_JSON_MAX_DEPTH)});
+      else if (d.rfind("tokenizer.json holds more than", 0) == 0)
+        e.reason = read_error_at("", STR_TOK_TOO_MANY_VALUES, {fmt_count(BPE_JSON_MAX_VALUES)});
+      else if (d.rfind("tokenizer.json has more than", 0) == 0)
+        e.reason = read_error_at("", STR_TOK_TOO_MANY_MEMBERS, {fmt_count(BPE_JSON_MAX_MEMBERS)});
+      else e.reason = part.empty() ? read_error_at("", STR_TOK_NOT_JSON, {d}) : read_error_at("", STR_TOK_FILE_UNREADABLE, {d, part});
       break;
     }
     case SENTENCE_MODULE: e.reason = read_error_at("", STR_TOK_MODULE, {got.detail}); break;

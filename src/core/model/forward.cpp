@@ -173,6 +173,12 @@ void linear_attention(const model_weights& w, const model_layer_weights& L, cons
   matmul(L.out, o.data(), T, out);
 }
 
+bool all_finite(const float* v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
 float l2(const float* v, int n) {
   double s = 0;
   for (int i = 0; i < n; i++) s += (double)v[i] * v[i];
@@ -215,11 +221,13 @@ void run_layers(const model_weights& w, int first, forward_trace* tr) {
       tr->mlp_l2[l][t] = l2(mt, H);
       tr->out_l2[l][t] = l2(ht, H);
     }
+    if (tr->nonfinite_layer < 0 && !all_finite(h.data(), h.size())) tr->nonfinite_layer = l;
   }
   tr->final_hidden.resize(H);
   rmsnorm(&h[(size_t)(T - 1) * H], H, w.final_norm.data(), eps, tr->final_hidden.data());
   tr->logits.resize((size_t)s.base.vocab);
   matmul(w.unembedding(), tr->final_hidden.data(), 1, tr->logits.data());
+  tr->nonfinite_logits = !all_finite(tr->logits.data(), tr->logits.size());
   tr->first_layer_run = first;
 }
 
@@ -242,8 +250,56 @@ void trace_init(const model_weights& w, forward_trace* tr, const std::vector<int
   tr->act.assign(Lc, {});
   tr->mlp_l2.assign(Lc, {});
   tr->out_l2.assign(Lc, {});
+  tr->nonfinite_layer = -1;
+  tr->nonfinite_logits = false;
 }
 }  // namespace
+
+// [SECTION] memory, counted as run_layers and the mixers allocate (f32 values)
+
+forward_bytes model_forward_bytes(const model_spec& s, int T) {
+  const uint64_t t = (uint64_t)T, H = (uint64_t)s.base.hidden, F = (uint64_t)s.base.intermediate,
+                 L = (uint64_t)s.base.layers, V = (uint64_t)s.base.vocab;
+  forward_bytes b;
+  // ids, the units off (a link's 16 at most), six per-layer lists, their values, the last position's
+  // hidden state and logits.
+  b.trace = 8 * t + 8 * 16 + 6 * L * sizeof(std::vector<float>) + 4 * (L * (2 * t * H + 2 * t * F + 2 * t) + H + V);
+  // run_layers: the stream, the normed input, the mixer's output, gate and up.
+  const uint64_t layers = 4 * (3 * t * H + 2 * t * F);
+  uint64_t mixer = 0;
+  for (model_mixer m : s.mixers) {
+    uint64_t need;
+    if (m == MIXER_FULL_ATTENTION) {
+      const uint64_t heads = (uint64_t)s.heads * s.head_dim, kv = (uint64_t)s.kv_heads * s.head_dim;
+      // q_proj's output (doubled by the gate), k, v, the heads' output, the queries and gates apart, scores.
+      need = 4 * (t * heads * (s.output_gate ? 2 : 1) + 2 * t * kv + 2 * t * heads + (s.output_gate ? t * heads : 0) + t);
+    } else {
+      const uint64_t cd = (uint64_t)s.conv_dim(), vd = (uint64_t)s.lin_v_heads * s.lin_v_dim, nv = (uint64_t)s.lin_v_heads;
+      // the projections before and after the conv, z, b, a, the heads' output, the state and two rows.
+      need = 4 * (2 * t * cd + 2 * t * vd + 2 * t * nv + (uint64_t)s.lin_k_dim * s.lin_v_dim + 2 * (uint64_t)s.lin_v_dim);
+    }
+    mixer = std::max(mixer, need);
+  }
+  b.scratch = layers + mixer;
+  return b;
+}
+
+uint64_t model_answer_bytes(const model_spec& s, int T) {
+  const uint64_t t = (uint64_t)T, H = (uint64_t)s.base.hidden, F = (uint64_t)s.base.intermediate,
+                 L = (uint64_t)s.base.layers, V = (uint64_t)s.base.vocab, n = MODEL_ANSWER_UNITS;
+  const forward_bytes pass = model_forward_bytes(s, T);
+  // The readings, summed though some come one after another: probabilities before and after
+  // (f64), one top list's softmax and its (id, p) pairs, the rising tokens' order, every unit at a
+  // position, and what the units write toward (a down row, their directions, their scores over
+  // the vocabulary, one unit's (id, score) pairs).
+  const uint64_t reading = 16 * V + 24 * V + 8 * V + 12 * L * F + 4 * (F + n * H + n * V) + 16 * V;
+  // The gates view's shortcut: silu(gate) kept per layer, and its input, gate and embedding row.
+  const uint64_t shortcut = 4 * (L * t * F + t * H + t * F + H);
+  // The short lists an answer carries (the top tokens and units, what each unit writes toward,
+  // the prompt's pieces): a few KiB at most, whatever the model.
+  const uint64_t lists = 64u << 10;
+  return 2 * pass.trace + pass.scratch + reading + shortcut + lists;
+}
 
 bool model_ids_ok(const model_weights& w, const std::vector<int64_t>& ids) {
   if (ids.empty() || ids.size() > MODEL_MAX_TOKENS) return false;
@@ -273,6 +329,7 @@ void model_forward_switch_off(const model_weights& w, const forward_trace& base,
   const int first = units[0].layer;
   trace_init(w, out, base.ids);
   out->off = units;
+  if (base.nonfinite_layer >= 0 && base.nonfinite_layer < first) out->nonfinite_layer = base.nonfinite_layer;
   for (int l = 0; l < first; l++) {
     out->layer_in[l] = base.layer_in[l];
     out->mlp_in[l] = base.mlp_in[l];
@@ -320,6 +377,9 @@ double forward_token_prob(const forward_trace& t, int64_t id) {
 std::vector<unit_activation> forward_top_units(const forward_trace& t, int position, int k) {
   std::vector<unit_activation> all;
   if (position < 0 || position >= t.T) return all;
+  size_t units = 0;
+  for (const std::vector<float>& a : t.act) units += a.size() / t.T;
+  all.reserve(units);  // once: no doubling over every unit of every layer (model_answer_bytes counts one copy)
   for (size_t l = 0; l < t.act.size(); l++) {
     const size_t F = t.act[l].size() / t.T;
     for (size_t u = 0; u < F; u++) all.push_back({{(int)l, (int)u}, t.act[l][position * F + u]});

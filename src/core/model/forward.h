@@ -39,7 +39,28 @@ struct forward_trace {
   std::vector<float> final_hidden;            // (H): the last position after the final norm
   std::vector<float> logits;                  // (V): the last position's next-token logits
   int first_layer_run = 0;                    // layers before it were copied from a base run
+  // Huge finite weights can overflow f32 on the way (BF16 holds up to 3.4e38): the first layer
+  // whose residual stream after it holds NaN or infinity (-1: none), and whether the logits do.
+  int nonfinite_layer = -1;
+  bool nonfinite_logits = false;
+  bool finite() const { return nonfinite_layer < 0 && !nonfinite_logits; }
 };
+
+// [SECTION] memory: what a pass takes beside the weights, counted from the spec before it runs
+// (the weights' own budget, MODEL_MEMORY_BUDGET, is shared with it: model_loader.h)
+struct forward_bytes {
+  uint64_t trace = 0;    // one run's records (forward_trace): per layer (T, H) twice, (T, F) twice
+  uint64_t scratch = 0;  // the pass's working buffers at their peak (the widest mixer's)
+};
+forward_bytes model_forward_bytes(const model_spec& s, int T);
+// Units whose writes are scored in one answer, at most (the rule book lists 10, and a picked one).
+enum { MODEL_ANSWER_UNITS = 16 };
+// Everything an answer on a prompt of T tokens holds at once beside the weights, as model_host
+// answers: the prompt's run and the switch-off rerun kept beside it, the pass's scratch, the gates
+// view's shortcut input per layer, and the readings over the whole vocabulary (probabilities
+// before and after, the top lists, what up to MODEL_ANSWER_UNITS units write toward) and the short
+// lists the reply carries, summed.
+uint64_t model_answer_bytes(const model_spec& s, int T);
 
 // A prompt of 1..MODEL_MAX_TOKENS ids inside the vocabulary (false otherwise: check first).
 bool model_ids_ok(const model_weights& w, const std::vector<int64_t>& ids);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/kernels/kernels.h"
+#include "core/number_format.h"
 
 model_host::model_host(fetch_client* client, model_loader_options options) : client_(client), options_(options) {}
 
@@ -200,6 +201,31 @@ void model_host::gate_counts(const model_question& q, const forward_trace& run, 
   }
 }
 
+// [SECTION] what an answer may not do: take more memory than the page holds beside the weights,
+// or show numbers made of NaN or infinity (huge finite weights overflow f32 on the way)
+static_assert(MODEL_TOP_UNITS + 1 <= MODEL_ANSWER_UNITS, "model_answer_bytes counts the units scored in one answer");
+
+// A prompt whose pass does not fit beside the weights is refused before it runs, naming the sizes
+// and the longest prompt that fits.
+static bool answer_fits(const model_loader& L, uint64_t budget, int T, stream_error* e) {
+  const uint64_t weights = L.memory_bytes(), need = model_answer_bytes(L.spec(), T);
+  if (weights + need <= budget) return true;
+  int fit = T;
+  while (fit > 0 && weights + model_answer_bytes(L.spec(), fit) > budget) fit--;
+  *e = stream_error_of(STREAM_UNSUPPORTED, read_error_at("", STR_MODEL_PROMPT_NO_ROOM, {std::to_string(T), fmt_mib(need),
+                                                                                        fmt_mib(weights), fmt_mib(budget), std::to_string(fit)}));
+  return false;
+}
+
+// The run's outputs checked: the first layer after which the stream went non-finite, or the logits.
+static bool answer_finite(const forward_trace& run, stream_error* e) {
+  if (run.finite()) return true;
+  *e = stream_error_of(STREAM_UNSUPPORTED, run.nonfinite_layer >= 0
+                                               ? read_error_at("", STR_MODEL_NOT_FINITE, {std::to_string(run.nonfinite_layer)})
+                                               : read_error_at("", STR_MODEL_NOT_FINITE_LOGITS));
+  return false;
+}
+
 // steady_clock: performance.now() in the worker.
 static double clock_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -231,6 +257,7 @@ model_reply model_host::answer(const model_question& q) {
     if (t < pieces.size()) tt.piece = pieces[t];
     r.prompt.push_back(tt);
   }
+  if (!answer_fits(*loader_, options_.memory_budget, (int)ids.size(), &r.error)) return r;
   if (!has_base_ || base_.ids != ids) {
     const double t0 = clock_ms();
     model_forward(w, ids, {}, &base_);
@@ -249,6 +276,7 @@ model_reply model_host::answer(const model_question& q) {
     r.switch_off_ms = clock_ms() - t0;
   }
   const forward_trace& run = off.empty() ? base_ : off_run_;
+  if (!answer_finite(base_, &r.error) || !answer_finite(run, &r.error)) return r;
   const int T = (int)ids.size();
   r.position = q.position >= 0 && q.position < T ? q.position : T - 1;
 

@@ -2,8 +2,27 @@
 #include "core/model/model_loader.h"
 
 #include "core/checkpoint_remote/tensor_chunks.h"
+#include "core/model/forward.h"
+#include "core/number_format.h"
 
 static const char kConfigFile[] = "config.json";
+
+bool model_memory_check(const model_spec& spec, const std::vector<model_tensor>& plan, model_formats formats,
+                        uint64_t budget, stream_error* e, uint64_t* weights_bytes) {
+  const uint64_t weights = model_weights_bytes(plan, formats);
+  if (weights_bytes) *weights_bytes = weights;
+  if (weights > budget) {
+    *e = stream_error_sizes(STREAM_NO_ROOM, budget, weights);
+    return false;
+  }
+  const uint64_t pass = model_answer_bytes(spec, 1);
+  if (weights + pass > budget) {
+    *e = stream_error_of(STREAM_UNSUPPORTED, read_error_at("", STR_MODEL_PASS_TOO_BIG, {fmt_mib(weights), "1", fmt_mib(pass),
+                                                                                          fmt_mib(weights + pass), fmt_mib(budget)}));
+    return false;
+  }
+  return true;
+}
 
 model_loader::model_loader(fetch_client* client, const model_location& where, double now, model_loader_options options)
     : client_(client), where_(where), options_(options) {
@@ -33,16 +52,17 @@ bool model_loader::plan_weights() {
   }
   std::vector<model_tensor> plan;
   if (!model_tensor_plan(opened.ck, &spec, &plan, &problem, &why)) {
-    // The tensor the plan stopped at names its file (or config.json when it is missing).
-    std::string file = kConfigFile;
+    // The tensor the plan stopped at names its shard; a missing one, the file that lists the
+    // tensors (the index, or the one model.safetensors).
+    std::string file = opened.single_file && !opened.shards.empty() ? opened.shards[0].file : CKPT_INDEX_FILE;
     for (const auto& kv : opened.ck.tensors)
       if (why.args.size() && kv.first == why.args[0]) file = opened.ck.files[kv.second.first].file;
     fail(file, stream_error_of(STREAM_FORMAT, why));
     return false;
   }
-  memory_bytes_ = model_weights_bytes(plan, options_.formats);
-  if (memory_bytes_ > options_.memory_budget) {
-    fail(kConfigFile, stream_error_sizes(STREAM_NO_ROOM, options_.memory_budget, memory_bytes_));
+  stream_error room;
+  if (!model_memory_check(spec, plan, options_.formats, options_.memory_budget, &room, &memory_bytes_)) {
+    fail(kConfigFile, room);
     return false;
   }
   if (!model_weights_prepare(&weights_, spec, plan, options_.formats, &why)) {

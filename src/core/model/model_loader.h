@@ -20,11 +20,19 @@
 #include "core/checkpoint_remote/tensor_fetch.h"
 #include "core/model/model_weights.h"
 
-// The worker's heap is at most 2 GiB; the weights may take this much of it (Qwen3.5-0.8B in BF16
-// takes 1434 MiB), the rest is the forward pass's records, the tokenizer and the transport.
+// The worker's heap is at most 2 GiB; the weights and an answer beside them (forward.h's
+// model_answer_bytes: the pass's records, scratch and readings) may take this much of it together
+// (Qwen3.5-0.8B in BF16: 1436 MiB, and 170 MiB for a 64-token prompt); the rest is the tokenizer
+// and the transport.
 #define MODEL_MEMORY_BUDGET (1792ull << 20)
 // A download larger than this waits for a tap that names its size (issue 23: 50 MB).
 #define MODEL_ASK_ABOVE_BYTES (50000000ull)
+
+// The weights of `plan` in `formats`, and the answer on a one-token prompt beside them
+// (model_answer_bytes), against `budget`: false with *e (STREAM_NO_ROOM: the weights alone;
+// STREAM_UNSUPPORTED: the pass, naming both sizes) when they do not fit. Nothing is allocated.
+bool model_memory_check(const model_spec& spec, const std::vector<model_tensor>& plan, model_formats formats,
+                        uint64_t budget, stream_error* e, uint64_t* weights_bytes);
 
 enum model_loader_phase {
   MODEL_OPENING,   // config, index, headers

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/json_read.h"
+#include "core/number_format.h"
 
 int64_t model_tensor::elements() const {
   int64_t n = 1;
@@ -41,7 +42,7 @@ struct spec_reader {
     const cJSON* it = json_member(obj, key);
     if (!it) return true;
     if (!cJSON_IsNumber(it) || !(it->valuedouble >= lo && it->valuedouble <= hi))
-      return fail(STR_READ_CFG_OUTSIDE, {key, cJSON_IsNumber(it) ? std::to_string(it->valuedouble) : "?", std::to_string(lo), std::to_string(hi)});
+      return fail(STR_READ_CFG_OUTSIDE, {key, cJSON_IsNumber(it) ? fmt_config_value(it->valuedouble) : "?", fmt_config_value(lo), fmt_config_value(hi)});
     *out = it->valuedouble;
     return true;
   }
@@ -102,13 +103,22 @@ bool model_spec_parse(const std::string& text, model_spec* out, model_spec_probl
   const cJSON* top = tree.get();
   const cJSON* tc = json_member(top, "text_config");
   spec_reader r{cJSON_IsObject(tc) ? tc : top, top, why};
+  // A text_config inside the text_config: which of the two is the language model is anyone's guess.
+  if (json_member(r.lm, "text_config")) {  // said whole: the reason names text_config itself
+    if (why) *why = read_error_at("", STR_READ_CFG_NESTED);
+    return false;
+  }
   const int64_t H = s.base.hidden;
   s.family = is_qwen35(s.base.model_type) ? FAMILY_QWEN35 : FAMILY_LLAMA;
 
   int64_t heads, kv, hd;
-  if (!r.integer("num_attention_heads", 1, 4096, -1, &heads) || !r.integer("num_key_value_heads", 1, heads, heads, &kv) ||
-      !r.integer("head_dim", 1, 4096, H / heads, &hd))
+  if (!r.integer("num_attention_heads", 1, 4096, -1, &heads) || !r.integer("num_key_value_heads", 1, heads, heads, &kv))
     return false;
+  // transformers' default head_dim is hidden_size // num_attention_heads: 0 when the heads
+  // outnumber the hidden size, which no head can have (every shape built from it would be empty).
+  if (!json_member(r.lm, "head_dim") && H / heads < 1)
+    return r.fail(STR_READ_CFG_HEAD_DIM, {std::to_string(H), std::to_string(heads)});
+  if (!r.integer("head_dim", 1, 4096, H / heads, &hd)) return false;
   if (heads % kv) return r.fail(STR_READ_CFG_DIVIDE, {"num_attention_heads", std::to_string(heads), "num_key_value_heads", std::to_string(kv)});
   s.heads = (int)heads, s.kv_heads = (int)kv, s.head_dim = (int)hd;
   if (!read_rope(r, &s, p)) return false;
@@ -154,6 +164,10 @@ bool model_spec_parse(const std::string& text, model_spec* out, model_spec_probl
   const bool window_on = json_integer(window, &w) && !cJSON_IsFalse(json_member(r.lm, "use_sliding_window"));
   if (window_on && w < MODEL_MAX_TOKENS)
     return *p = MODEL_SPEC_MIXER, r.fail(STR_READ_CFG_SLIDING, {std::to_string(w), std::to_string((int)MODEL_MAX_TOKENS)});
+  // tie_word_embeddings (the language model's, else the file's): false asks for an lm_head.
+  const cJSON* tie = json_member(r.lm, "tie_word_embeddings");
+  if (!tie) tie = json_member(top, "tie_word_embeddings");
+  s.lm_head_required = cJSON_IsFalse(tie);
   *out = s;
   *p = MODEL_SPEC_OK;
   return true;
@@ -212,25 +226,15 @@ static std::string lm_head_name(const checkpoint& ck) {
   return "";
 }
 
-bool model_tensor_plan(const checkpoint& ck, model_spec* spec, std::vector<model_tensor>* out,
-                       model_spec_problem* problem, read_error* why) {
-  model_spec& s = *spec;
+std::vector<model_tensor> model_tensor_list(const model_spec& s, const std::string& prefix, const std::string& lm_head) {
   const int64_t H = s.base.hidden, F = s.base.intermediate, V = s.base.vocab;
   std::vector<model_tensor> plan;
   auto add = [&](model_tensor_role role, int layer, std::vector<int64_t> shape, bool matrix) {
     model_tensor t;
     t.role = role, t.layer = layer, t.shape = std::move(shape), t.matrix = matrix;
-    t.name = model_tensor_name(ck.prefix, role, layer);
+    t.name = model_tensor_name(prefix, role, layer);
     plan.push_back(t);
   };
-  auto has = [&](model_tensor_role role, int layer) { return ck.find(model_tensor_name(ck.prefix, role, layer)) != nullptr; };
-  const std::string head = lm_head_name(ck);
-  s.tied_embeddings = head.empty();
-  // Llama kin: q/k/v biases (Qwen2) and q/k norms (Qwen3) when layer 0's full attention has them.
-  if (s.family == FAMILY_LLAMA) {
-    s.qkv_bias = has(MT_ATTN_Q_BIAS, 0);
-    s.qk_norm = has(MT_ATTN_Q_NORM, 0);
-  }
   const int64_t hd = s.head_dim, qrows = (int64_t)s.heads * hd * (s.output_gate ? 2 : 1), kvrows = (int64_t)s.kv_heads * hd;
   add(MT_EMBED, -1, {V, H}, true);
   for (int l = 0; l < (int)s.base.layers; l++) {
@@ -269,8 +273,28 @@ bool model_tensor_plan(const checkpoint& ck, model_spec* spec, std::vector<model
   add(MT_FINAL_NORM, -1, {H}, false);
   if (!s.tied_embeddings) {
     add(MT_LM_HEAD, -1, {V, H}, true);
-    plan.back().name = head;
+    plan.back().name = lm_head;
   }
+  return plan;
+}
+
+bool model_tensor_plan(const checkpoint& ck, model_spec* spec, std::vector<model_tensor>* out,
+                       model_spec_problem* problem, read_error* why) {
+  model_spec& s = *spec;
+  auto has = [&](model_tensor_role role, int layer) { return ck.find(model_tensor_name(ck.prefix, role, layer)) != nullptr; };
+  const std::string head = lm_head_name(ck);
+  if (head.empty() && s.lm_head_required) {
+    if (problem) *problem = MODEL_SPEC_TENSOR;
+    if (why) *why = read_error_at("", STR_READ_CFG_NO_LM_HEAD, {model_tensor_name(ck.prefix, MT_LM_HEAD, -1)});
+    return false;
+  }
+  s.tied_embeddings = head.empty();
+  // Llama kin: q/k/v biases (Qwen2) and q/k norms (Qwen3) when layer 0's full attention has them.
+  if (s.family == FAMILY_LLAMA) {
+    s.qkv_bias = has(MT_ATTN_Q_BIAS, 0);
+    s.qk_norm = has(MT_ATTN_Q_NORM, 0);
+  }
+  std::vector<model_tensor> plan = model_tensor_list(s, ck.prefix, head);
   for (const model_tensor& t : plan) {
     const st_tensor* st;
     std::string err;

@@ -47,6 +47,7 @@ struct model_spec {
   int lin_k_heads = 0, lin_v_heads = 0, lin_k_dim = 0, lin_v_dim = 0, conv_kernel = 0;
   // Output.
   bool tied_embeddings = true;     // no lm_head.weight: logits from the embedding table
+  bool lm_head_required = false;   // config.json says tie_word_embeddings: false
   int64_t conv_dim() const { return 2LL * lin_k_heads * lin_k_dim + (int64_t)lin_v_heads * lin_v_dim; }
 };
 
@@ -90,6 +91,10 @@ struct model_tensor {
 bool model_tensor_plan(const checkpoint& ck, model_spec* spec, std::vector<model_tensor>* out,
                        model_spec_problem* problem, read_error* why);
 
-// The same plan from the names and shapes alone, for a checkpoint that is not open (tests).
+// The plan from the spec alone, unchecked: the names under `prefix` ("model.language_model.",
+// "model."), lm_head under `lm_head` when the spec is not tied. model_tensor_plan checks it against
+// a checkpoint; a test or a fuzz target makes a checkpoint that matches it.
+std::vector<model_tensor> model_tensor_list(const model_spec& spec, const std::string& prefix, const std::string& lm_head);
+// A tensor's name, for a checkpoint that is not open (tests).
 std::string model_tensor_name(const std::string& prefix, model_tensor_role role, int layer);
 const char* model_mixer_name(model_mixer m);  // "full_attention", "linear_attention"

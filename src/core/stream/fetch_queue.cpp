@@ -89,11 +89,11 @@ void fetch_queue_fail(fetch_queue*, fetch_item* it, const stream_error& e) {
 }
 
 bool fetch_queue_retry_later(fetch_queue* q, fetch_item* it, const fetch_response& r) {
-  if (r.from_cache || r.status != 429 || r.retry_after < 0 || r.retry_after > FETCH_QUEUE_RETRY_AFTER_MAX || it->waited > 0)
-    return false;
+  const double wait = r.retry_after >= 0 ? r.retry_after : FETCH_QUEUE_RETRY_AFTER_UNREAD;
+  if (r.from_cache || r.status != 429 || wait > FETCH_QUEUE_RETRY_AFTER_MAX || it->waited > 0) return false;
   it->state = FETCH_ITEM_IDLE;
-  it->waited = r.retry_after > 0 ? r.retry_after : 0.001;  // "0": asked again at once, but only once
-  it->not_before = q->now + r.retry_after;
+  it->waited = wait > 0 ? wait : 0.001;  // "0": asked again at once, but only once
+  it->not_before = q->now + wait;
   return true;
 }
 

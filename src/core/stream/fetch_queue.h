@@ -3,8 +3,8 @@
 // which are needed and how urgent they are; the queue starts the most urgent, at most
 // max_in_flight at a time (sokol_fetch's "lanes"), and gives up one that brings too little for
 // too long: fewer than stall_min_bytes (or all it still has to bring) in a window of stall_seconds,
-// so a host trickling a byte a second stalls as surely as one that sends nothing. A 429 with a
-// Retry-After is honoured once: the item waits that long, then is asked again. Answers and verification stay with the source: it finds the item an answer
+// so a host trickling a byte a second stalls as surely as one that sends nothing. A 429 is
+// honoured once: the item waits its Retry-After (or 2 s when it cannot be read), then is asked again. Answers and verification stay with the source: it finds the item an answer
 // belongs to and marks it done or failed. Pure core: no clock of its own, no platform.
 #pragma once
 
@@ -22,6 +22,9 @@ enum { FETCH_QUEUE_MAX_IN_FLIGHT = 2 };
 #define FETCH_QUEUE_STALL_MIN_BYTES (16u << 10)
 // The longest Retry-After honoured: a host that asks for more is said to refuse, and Retry is the user's.
 #define FETCH_QUEUE_RETRY_AFTER_MAX 60.0
+// A 429 whose Retry-After the page cannot read (none sent, or another origin's answer whose CORS
+// does not expose the header) waits this long, once, like one that said so.
+#define FETCH_QUEUE_RETRY_AFTER_UNREAD 2.0
 
 enum fetch_item_state { FETCH_ITEM_IDLE, FETCH_ITEM_LOADING, FETCH_ITEM_DONE, FETCH_ITEM_FAILED };
 
@@ -74,8 +77,8 @@ void fetch_queue_done(fetch_queue* q, fetch_item* it);
 void fetch_queue_fail(fetch_queue* q, fetch_item* it, const stream_error& e);
 // A cached copy that failed verification: drop it and ask the network next time round.
 void fetch_queue_refetch(fetch_item* it);
-// A 429 with a Retry-After of at most FETCH_QUEUE_RETRY_AFTER_MAX, the first time: the item waits
-// that long, then is asked again (true). Otherwise false: the caller fails it, and a second 429
+// A 429 with a Retry-After of at most FETCH_QUEUE_RETRY_AFTER_MAX (FETCH_QUEUE_RETRY_AFTER_UNREAD
+// when it cannot be read), the first time: the item waits that long, then is asked again (true). Otherwise false: the caller fails it, and a second 429
 // says how long it waited.
 bool fetch_queue_retry_later(fetch_queue* q, fetch_item* it, const fetch_response& r);
 // The fault of an answer with no usable body (fetch_answer_error), with the wait a 429 was given.

@@ -67,6 +67,43 @@ static std::string json_type_text(const json* v) {
   return std::string("a ") + v->type_name();
 }
 
+// [SECTION] the file's shape, counted before anything is built
+// nlohmann builds a node for every value (16 bytes, and a map node of about 80 more per object
+// member): 64 MiB of "[[[[..." or "[0,0,0,..." would take gigabytes, and the page's worker aborts.
+// The text is scanned first, allocating nothing: deeper nesting or more values than a tokenizer
+// has is refused before the tree is built.
+static bool json_shape_ok(const std::string& text, std::string* error) {
+  size_t values = 1, members = 0, depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); i++) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') i++;  // an escape: the next character is the string's
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == ',') {
+      values++;
+    } else if (c == ':' && ++members > BPE_JSON_MAX_MEMBERS) {  // a member's map node and key cost more than a value
+      *error = "tokenizer.json has more than " + std::to_string(BPE_JSON_MAX_MEMBERS) + " object members";
+      return false;
+    } else if (c == '[' || c == '{') {
+      values++;
+      if (++depth > BPE_JSON_MAX_DEPTH) {
+        *error = "tokenizer.json nests deeper than " + std::to_string(BPE_JSON_MAX_DEPTH) + " levels";
+        return false;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      depth--;
+    }
+    if (values > BPE_JSON_MAX_VALUES) {
+      *error = "tokenizer.json holds more than " + std::to_string(BPE_JSON_MAX_VALUES) + " JSON values";
+      return false;
+    }
+  }
+  return true;
+}
+
 // [SECTION] normalizer and pre-tokenizer
 
 static bool load_normalizer(const json& n, int depth, bpe_model* m, std::string* error) {
@@ -270,6 +307,7 @@ static bool load_model(const json& model, bpe_model* m, std::string* error) {
 // [SECTION] the whole file
 
 static bool load_tokenizer(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
+  if (!json_shape_ok(json_text, error)) return false;
   json root;
   json_error_capture sax(root);
   if (!json::sax_parse(json_text, &sax) || sax.is_errored()) {

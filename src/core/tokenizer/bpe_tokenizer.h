@@ -32,8 +32,16 @@ struct bpe_encoding {
   std::string error;                // empty on success (only a runaway regex can fail here)
 };
 
+// What a tokenizer.json may be, counted on its text before it is parsed: real files nest 5 deep
+// and hold about 0.6 M values of which 0.15 M object members (Qwen3's: 151,643 vocab entries,
+// 151,387 merges of two strings; Qwen3.5's vocabulary of 248,320: about 1 M and 0.25 M). Twice
+// that and more is refused: past it the parse tree alone (16 bytes a value, about 100 more a
+// member natively) would take more memory than the page's workers can spare.
+enum { BPE_JSON_MAX_DEPTH = 64, BPE_JSON_MAX_VALUES = 2 << 20, BPE_JSON_MAX_MEMBERS = 1 << 19 };
+
 // Parses `tokenizer.json` text. On failure returns false, leaves *out untouched and sets *error to
-// one line naming the problem ("model type 'Unigram' is not supported: ..."). Never throws.
+// one line naming the problem ("model type 'Unigram' is not supported: ...", "tokenizer.json
+// nests deeper than 64 levels"). Never throws.
 bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error);
 
 // Text (UTF-8; invalid bytes become U+FFFD first, as a decoding with errors="replace" would) ->
