@@ -8,7 +8,7 @@ static const char kConfigFile[] = "config.json";
 static checkpoint_reader_options reader_options(const model_loader_options& o) { return {o.opener, o.fetch}; }
 
 model_loader::model_loader(fetch_client* client, const model_location& where, double now, model_loader_options options)
-    : client_(client), where_(where), options_(options), reader_(client, where, now, reader_options(options), this) {}
+    : where_(where), options_(options), reader_(client, where, now, reader_options(options), this) {}
 
 model_loader::~model_loader() = default;
 

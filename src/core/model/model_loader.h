@@ -100,7 +100,6 @@ struct model_loader final : checkpoint_reader_owner {
   tensor_fetch* fetch() const { return reader_.fetch(); }
   bool plan_weights(const checkpoint_opened& opened, tensor_fetch* fetch, opener_failure* f);
 
-  fetch_client* client_;
   model_location where_;
   model_loader_options options_;
   model_loader_phase phase_ = MODEL_OPENING;
