@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "core/checkpoint/model_config.h"
+#include "core/pack/pack_format.h"
 
 double tensor_fetch_clock() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -112,6 +113,21 @@ std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
   const file_identity& id = shards_[p.shard];
   return id.url + "|" + (id.etag.empty() ? "size " + std::to_string(id.size) : "etag " + id.etag) + "|" + p.what.name + "|" +
          p.what.form + " rows " + std::to_string(c.row0) + "+" + std::to_string(c.rows);
+}
+
+static uint64_t chunk_bind(const tensor_plan& p, const tensor_chunk& c) {
+  const uint64_t v[6] = {(uint64_t)c.row0, (uint64_t)c.rows, (uint64_t)p.rows_total, (uint64_t)p.cols, (uint64_t)p.dtype,
+                         pack_hash(p.what.form.data(), p.what.form.size())};
+  return pack_hash(v, sizeof v) | 1;
+}
+
+std::string tensor_fetch::chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const {
+  return checked_record(data, n, chunk_bind(tensors_[t].plan, c));
+}
+
+const unsigned char* tensor_fetch::chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const {
+  const unsigned char* data = nullptr;
+  return checked_record_open(record, size, n, &data, chunk_bind(tensors_[t].plan, c)) ? data : nullptr;
 }
 
 uint64_t tensor_fetch::bytes_cached(int t) const {

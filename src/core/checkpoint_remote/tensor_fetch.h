@@ -126,6 +126,11 @@ struct tensor_fetch final : fetch_sink {
   void retry();
   // The caller dropped what it made of t: its chunks come again (from the cache, usually).
   void forget(int t);
+  // A cache record of n bytes made of chunk c of t (checked_record), bound to what it is: its
+  // rows, the tensor's shape and dtype and the converter's form, so that a record of anything
+  // else, of the same size, is refused. And its payload back (exactly n bytes), or null.
+  std::string chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const;
+  const unsigned char* chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const;
 
   // Shards whose file changed since the last call (each once), and how often one did in all.
   std::vector<int> changed_shards();

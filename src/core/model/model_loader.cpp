@@ -1,7 +1,6 @@
 // The whole model by byte ranges (see model_loader.h).
 #include "core/model/model_loader.h"
 
-#include "core/checkpoint_remote/tensor_chunks.h"
 
 static const char kConfigFile[] = "config.json";
 
@@ -110,21 +109,12 @@ bool model_loader::tensor_rows_convert(int t, int64_t row, int64_t count, const 
   return model_weights_put(&weights_, plan_[t], row, count, fetch()->plan(t).dtype, raw, why);
 }
 
-// The record binds its rows and the tensor's shape, so a record of other rows is never taken.
-static uint64_t record_bind(const tensor_plan& p, const tensor_chunk& c) {
-  return ((uint64_t)c.row0 << 32) ^ ((uint64_t)c.rows << 16) ^ (uint64_t)p.cols ^ ((uint64_t)p.dtype << 60);
-}
-
 std::string model_loader::tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) {
-  const tensor_plan& p = fetch()->plan(t);
-  return checked_record(raw, (size_t)c.bytes, record_bind(p, c));
+  return fetch()->chunk_record(t, c, raw, (size_t)c.bytes);
 }
 
 bool model_loader::tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) {
-  const tensor_plan& p = fetch()->plan(t);
-  const size_t payload = (size_t)(c.rows * p.cols) * st_dtype_bytes(p.dtype);
-  const unsigned char* raw;
-  if (!checked_record_open(record, n, payload, &raw, record_bind(p, c))) return false;
+  const unsigned char* raw = fetch()->chunk_record_open(t, c, record, n, (size_t)c.bytes);
   read_error why;
-  return model_weights_put(&weights_, plan_[t], c.row0, c.rows, p.dtype, raw, &why);
+  return raw && model_weights_put(&weights_, plan_[t], c.row0, c.rows, fetch()->plan(t).dtype, raw, &why);
 }

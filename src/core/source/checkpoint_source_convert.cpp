@@ -58,9 +58,6 @@ bool checkpoint_source::tensor_rows_convert(int t, int64_t row, int64_t count, c
   return true;
 }
 
-// An f32 record binds its rows, so a record of other rows of the same size is refused.
-static uint64_t rows_bind(const tensor_chunk& c) { return ((uint64_t)c.row0 << 24) ^ (uint64_t)c.rows ^ 0x5f3759df; }
-
 std::string checkpoint_source::tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) {
   (void)raw;  // the record is what was made of it
   const role& r = roles_[t];
@@ -76,7 +73,7 @@ std::string checkpoint_source::tensor_chunk_record(int t, const tensor_chunk& c,
     v.insert(v.end(), row.begin(), row.end());
   }
   if (v.size() != (size_t)(c.rows * p.cols)) return "";
-  return checked_record(v.data(), v.size() * 4, rows_bind(c));
+  return fetch()->chunk_record(t, c, v.data(), v.size() * 4);
 }
 
 bool checkpoint_source::tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) {
@@ -86,8 +83,8 @@ bool checkpoint_source::tensor_chunk_from_record(int t, const tensor_chunk& c, c
     const matrix_state& m = layers_[r.layer_index][r.part];
     return m.blob && ::tensor_chunk_from_record(record, n, c, m.rows, m.cols, m.blob);
   }
-  const unsigned char* data;
-  if (!checked_record_open(record, n, (size_t)(c.rows * p.cols) * 4, &data, rows_bind(c))) return false;
+  const unsigned char* data = fetch()->chunk_record_open(t, c, record, n, (size_t)(c.rows * p.cols) * 4);
+  if (!data) return false;
   std::vector<float> v((size_t)(c.rows * p.cols));
   std::memcpy(v.data(), data, v.size() * 4);
   for (float x : v)
