@@ -4,18 +4,9 @@
 #include <algorithm>
 
 void range_never_read::add(uint64_t begin, uint64_t end) {
-  if (end > begin) extents.push_back({begin, end});
-}
-
-void range_never_read::sort() {
-  std::sort(extents.begin(), extents.end());
-  // Merged where they touch, so `clear` looks at one extent.
-  std::vector<std::pair<uint64_t, uint64_t>> merged;
-  for (const auto& e : extents) {
-    if (!merged.empty() && e.first <= merged.back().second) merged.back().second = std::max(merged.back().second, e.second);
-    else merged.push_back(e);
-  }
-  extents.swap(merged);
+  if (end <= begin) return;
+  if (!extents.empty() && begin <= extents.back().second) extents.back().second = std::max(extents.back().second, end);
+  else extents.push_back({begin, end});
 }
 
 bool range_never_read::clear(uint64_t begin, uint64_t end) const {

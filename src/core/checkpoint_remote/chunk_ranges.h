@@ -30,9 +30,10 @@ struct range_candidate {
 // Byte extents of a file that are never read through, sorted by begin and not overlapping.
 struct range_never_read {
   std::vector<std::pair<uint64_t, uint64_t>> extents;  // [begin, end)
-  void add(uint64_t begin, uint64_t end);               // then sort()
-  void sort();
-  bool clear(uint64_t begin, uint64_t end) const;       // [begin, end) touches none of them
+  // [begin, end), added in the order of their begins (a header lists its tensors in data order);
+  // one that touches the last is merged with it.
+  void add(uint64_t begin, uint64_t end);
+  bool clear(uint64_t begin, uint64_t end) const;  // [begin, end) touches none of them
 };
 
 // The candidates [first, last] one request asks for, and its bytes [begin, end).

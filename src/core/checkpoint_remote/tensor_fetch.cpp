@@ -5,7 +5,6 @@
 #include <chrono>
 
 #include "core/checkpoint/model_config.h"
-#include "core/pack/pack_format.h"
 
 double tensor_fetch_clock() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -73,10 +72,11 @@ int tensor_fetch::add(const checkpoint_opened& opened, const tensor_rows& what) 
     shards_.resize(opened.shards.size());
     shard_held_.resize(opened.shards.size(), 0);
     shard_order_.resize(opened.shards.size());
-    shard_tensors_.resize(opened.shards.size());
+    layout_.resize(opened.shards.size());
     never_read_.resize(opened.shards.size());
   }
-  if (shard_tensors_[s.plan.shard].empty()) take_shard(opened, s.plan.shard);
+  if (layout_[s.plan.shard].extents.empty()) take_shard(opened, s.plan.shard);
+  mark_planned(opened, what.name);
   tensors_.push_back(std::move(s));
   add_items((int)tensors_.size() - 1);
   return (int)tensors_.size() - 1;
@@ -84,27 +84,33 @@ int tensor_fetch::add(const checkpoint_opened& opened, const tensor_rows& what) 
 
 void tensor_fetch::take_shard(const checkpoint_opened& opened, int shard) {
   shards_[shard] = opened.shards[shard];
-  shard_tensors_[shard].clear();
-  for (const st_tensor& t : opened.ck.files[shard].tensors) shard_tensors_[shard][t.name] = {t.begin, t.end};
+  shard_layout& l = layout_[shard];
+  l.extents.clear();
+  for (const st_tensor& t : opened.ck.files[shard].tensors) l.extents.push_back({t.begin, t.end});
+  l.planned.assign(l.extents.size(), 0);
+}
+
+void tensor_fetch::mark_planned(const checkpoint_opened& opened, const std::string& name) {
+  auto it = opened.ck.tensors.find(name);
+  if (it != opened.ck.tensors.end() && it->second.second < layout_[it->second.first].planned.size())
+    layout_[it->second.first].planned[it->second.second] = 1;
 }
 
 // Each shard's chunk items in file order, and the extents of its tensors nobody planned (a decoy
 // such as model.visual.*, or a tensor this reader does not read), which a range never reads through.
 void tensor_fetch::index_shards() {
   shards_indexed_ = true;
-  std::vector<std::map<std::string, char>> planned(shard_order_.size());
   for (std::vector<int>& order : shard_order_) order.clear();
-  for (const tensor_state& s : tensors_) {
-    planned[s.plan.shard][s.plan.what.name] = 1;
-    for (int i : s.items) shard_order_[s.plan.shard].push_back(i);
-  }
+  auto before = [&](uint64_t at, int item) { return at < chunks_.items[item].request.begin; };
+  for (const tensor_state& s : tensors_)
+    for (int i : s.items) {  // (mostly appended: tensors are planned in about their files' order)
+      std::vector<int>& order = shard_order_[s.plan.shard];
+      order.insert(std::upper_bound(order.begin(), order.end(), chunks_.items[i].request.begin, before), i);
+    }
   for (size_t sh = 0; sh < shard_order_.size(); sh++) {
-    std::sort(shard_order_[sh].begin(), shard_order_[sh].end(),
-              [&](int a, int b) { return chunks_.items[a].request.begin < chunks_.items[b].request.begin; });
     never_read_[sh] = range_never_read();
-    for (const auto& t : shard_tensors_[sh])
-      if (!planned[sh].count(t.first)) never_read_[sh].add(t.second.first, t.second.second);
-    never_read_[sh].sort();
+    for (size_t k = 0; k < layout_[sh].extents.size(); k++)  // (in data order, as the header lists them)
+      if (!layout_[sh].planned[k]) never_read_[sh].add(layout_[sh].extents[k].first, layout_[sh].extents[k].second);
   }
 }
 
@@ -115,10 +121,16 @@ std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
          p.what.form + " rows " + std::to_string(c.row0) + "+" + std::to_string(c.rows);
 }
 
+// What a chunk's record is of, as 64 bits (FNV-1a over its rows, the tensor's shape and dtype and
+// the form): mixed into the record's checksum (checked_record).
 static uint64_t chunk_bind(const tensor_plan& p, const tensor_chunk& c) {
-  const uint64_t v[6] = {(uint64_t)c.row0, (uint64_t)c.rows, (uint64_t)p.rows_total, (uint64_t)p.cols, (uint64_t)p.dtype,
-                         pack_hash(p.what.form.data(), p.what.form.size())};
-  return pack_hash(v, sizeof v) | 1;
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&](uint64_t v) {
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
+  };
+  for (uint64_t v : {(uint64_t)c.row0, (uint64_t)c.rows, (uint64_t)p.rows_total, (uint64_t)p.cols, (uint64_t)p.dtype}) mix(v);
+  for (char ch : p.what.form) mix((unsigned char)ch);
+  return h | 1;
 }
 
 std::string tensor_fetch::chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const {
@@ -165,6 +177,8 @@ void tensor_fetch::add_items(int t) {
 bool tensor_fetch::replan_shard(const checkpoint_opened& opened, int shard) {
   if (shard < 0 || shard >= (int)shards_.size() || shard >= (int)opened.shards.size()) return false;
   take_shard(opened, shard);
+  for (const tensor_state& s : tensors_)
+    if (s.plan.shard == shard) mark_planned(opened, s.plan.what.name);
   bool ok = true;
   for (size_t t = 0; t < tensors_.size(); t++) {
     tensor_state& s = tensors_[t];

@@ -31,7 +31,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -188,6 +187,7 @@ struct tensor_fetch final : fetch_sink {
 
   void add_items(int t);
   void take_shard(const checkpoint_opened& opened, int shard);
+  void mark_planned(const checkpoint_opened& opened, const std::string& name);
   void index_shards();
   std::string cache_key(int t, const tensor_chunk& c) const;
   bool record_cached(const fetch_item& it) const;
@@ -215,9 +215,13 @@ struct tensor_fetch final : fetch_sink {
   std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
   std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
   std::vector<std::vector<int>> shard_order_;  // each shard's chunk items by file offset
-  // Each shard's tensors as its header lists them (name -> file bytes), and from them the extents
-  // of those never planned: a range stops at them.
-  std::vector<std::map<std::string, std::pair<uint64_t, uint64_t>>> shard_tensors_;
+  // Each shard's tensors as its header lists them (file bytes, and whether one is planned), and
+  // from them the extents of those never planned: a range stops at them.
+  struct shard_layout {
+    std::vector<std::pair<uint64_t, uint64_t>> extents;
+    std::vector<char> planned;
+  };
+  std::vector<shard_layout> layout_;
   std::vector<range_never_read> never_read_;
   bool shards_indexed_ = false;
   std::vector<int> changed_;
