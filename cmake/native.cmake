@@ -76,6 +76,9 @@ target_include_directories(model_bench PRIVATE tests ${SYS_LINK_DIR})
 # What the page's own work costs per answer, and the bytes it fetches (docs/checkpoint.md).
 add_executable(checkpoint_bench tools/checkpoint_bench.cpp)
 target_link_libraries(checkpoint_bench PRIVATE swiglu_fetch_twin)
+# The whole model's load on a simulated link: round trips against bytes / bandwidth (docs/model.md).
+add_executable(ranges_bench tools/bench/ranges_bench.cpp)
+target_link_libraries(ranges_bench PRIVATE swiglu_native_io)
 # The tokenizer's load time and speed on a real vocabulary (README "Tokenizer").
 add_executable(tokenizer_bench tools/bench/tokenizer_bench.cpp)
 target_link_libraries(tokenizer_bench PRIVATE swiglu_tokenizer)

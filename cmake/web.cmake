@@ -144,7 +144,7 @@ set(SWIGLU_CORE_SPEED_SOURCES
   src/core/read_error.cpp src/core/model_offer.cpp src/core/pack/pack_summary.cpp
   # the whole model (the model worker): every weight byte, every token
   src/core/kernels/wgemm_ref.cpp src/core/kernels/wgemm_wasmsimd.cpp src/core/model/forward.cpp
-  src/core/model/model_weights.cpp src/core/model/model_loader.cpp src/core/checkpoint_remote/tensor_fetch.cpp
+  src/core/model/model_weights.cpp src/core/model/model_loader.cpp
   # (native tools only: not in the page)
   src/core/checkpoint/safetensors_write.cpp src/core/pack/pack_write.cpp src/core/checkpoint/synthetic_tokenizer.cpp
   src/core/checkpoint/synthetic_common.cpp src/core/checkpoint/synthetic_model.cpp)

@@ -17,10 +17,13 @@
 // options.linked: the hub's 302 for a .safetensors file carries what the Hub sends for a file kept
 // in LFS (X-Linked-Etag: the sha256 of its bytes, X-Linked-Size), and every 302 an X-Repo-Commit
 // (fixed per revision directory): what a download tool checks (tools/mirror.mjs).
+// options.latencyMs: both origins answer each request that long after it came (a host far away:
+// the round trips a page pays, on loopback; the bytes then flow at loopback's speed).
 // Every request is logged with the bytes sent, so tests count at the host.
 //
-//   node tools/hub_server.mjs --root DIR [--port 8081] [--host 127.0.0.1]
+//   node tools/hub_server.mjs --root DIR [--port 8081] [--host 127.0.0.1] [--latency MS]
 //   -> model=http://127.0.0.1:8081/OWNER/NAME/resolve/main/
+//      (or the cdn alone, no redirect: http://127.0.0.1:8082/OWNER/NAME/main/)
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -73,14 +76,20 @@ function etagOf(st) {
   return `"${crypto.createHash("sha1").update(`${st.size}-${st.mtimeMs}`).digest("hex")}"`;
 }
 
-// options: { faults: Map(file -> fault), log: [] of { origin, method, path, range, status, bytes }, linked, onServe }
+// options: { faults: Map(file -> fault), log: [] of { origin, method, path, range, status, bytes }, linked, onServe, latencyMs }
 export function createHubServers(root, options = {}) {
   root = path.resolve(root);
   const faults = options.faults || new Map();
   const log = options.log || [];
   const state = { cdnOrigin: "" };  // set once the cdn listens
+  // Each answer after latencyMs (a preflight too: it is a round trip like any other).
+  const later = (answer) => (req, res) => {
+    if (!(options.latencyMs > 0)) return answer(req, res);
+    const timer = setTimeout(() => answer(req, res), options.latencyMs);
+    res.on("close", () => clearTimeout(timer));
+  };
 
-  const hub = http.createServer((req, res) => {
+  const hub = http.createServer(later((req, res) => {
     const url = new URL(req.url, "http://localhost");
     if (req.method === "OPTIONS") {
       res.writeHead(204, { ...cors(), "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" });
@@ -108,9 +117,9 @@ export function createHubServers(root, options = {}) {
     res.writeHead(302, { ...cors(), ...(options.linked ? linkedHeaders(file, p) : {}),
       Location: `${state.cdnOrigin}/${p.owner}/${p.name}/${rev}/${p.file}` });
     res.end();
-  });
+  }));
 
-  const cdn = http.createServer((req, res) => {
+  const cdn = http.createServer(later((req, res) => {
     const url = new URL(req.url, "http://localhost");
     if (req.method === "OPTIONS") {
       res.writeHead(204, { ...cors(), "Access-Control-Allow-Headers": "Range", "Access-Control-Max-Age": "600" });
@@ -181,7 +190,7 @@ export function createHubServers(root, options = {}) {
       stream.pipe(res, { end: !fault?.truncate && !fault?.drop });
       if (fault?.truncate || fault?.drop) stream.on("end", () => res.socket.destroy());
     });
-  });
+  }));
 
   return {
     hub, cdn, log,
@@ -210,7 +219,9 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   const root = opt("--root", "build-native/hub");
   const port = Number(opt("--port", process.env.PORT || 8081));
   const host = opt("--host", process.env.HOST || "127.0.0.1");
-  createHubServers(root).listen(port, host, () => {
-    console.log(`Hub-like host at http://${host}:${port}/OWNER/NAME/resolve/main/FILE (bytes from :${port + 1}; files from ${root}/OWNER/NAME/)`);
+  const latencyMs = Number(opt("--latency", "0"));
+  createHubServers(root, { latencyMs }).listen(port, host, () => {
+    console.log(`Hub-like host at http://${host}:${port}/OWNER/NAME/resolve/main/FILE (bytes from :${port + 1}; files from ${root}/OWNER/NAME/)` +
+                (latencyMs > 0 ? `, each answer after ${latencyMs} ms` : ""));
   });
 }

@@ -15,6 +15,7 @@
 //
 //   node tools/stream_bench.mjs [--site build-wasm/site] [--native build-native] [--runs 3] [--skip-heap]
 //                               [--profile fast] [--first-only] [--checkpoint] [--skip-8b]
+//                               [--whole] [--latency 100]
 //
 // --checkpoint measures model= instead (issue 13): a Qwen3.5-0.8B-shaped BF16 checkpoint from
 // tools/make_checkpoint served Hub-like (tools/hub_server.mjs: 302, Range, ETag, CORS), the gate
@@ -23,6 +24,13 @@
 // fetched; the page's work per gate matrix (copy + BF16 -> q8 conversion + cache record of its
 // chunks); the longest main-thread hold; the wasm heap; then the wasm heap while the gate view
 // shows one Llama-3-8B-sized layer (hidden 4096, intermediate 14336; made in a temp dir, removed).
+//
+// --whole measures the built-in whole model (the site's models/synthetic/, 2.4 MB) cold, from the
+// rule book's link to its first next-token distribution in the mirror: on loopback and on fast 3G
+// (CDP network emulation, which holds the model worker's requests too) as the page serves it, and
+// from a host that answers each request --latency ms after it came (hub_server's cdn origin: the
+// same files, no redirect). The requests and bytes for the model's files are counted at the host;
+// "weight requests" are those for the shard's bytes after its header.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -215,7 +223,85 @@ async function checkpointBench(site) {
   }
 }
 
+// [SECTION] --whole: the built-in whole model, cold, to the rule book's first distribution
+
+const FIRST_DISTRIBUTION = /The next token after [^\n]*\n[^\n]*, P: /;
+
+async function loadWhole(context, url, conditions, log, isModelFile) {
+  const page = await context.newPage();
+  if (conditions) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", conditions);
+  }
+  await page.addInitScript((src) => {
+    const re = new RegExp(src);
+    window.labBench = { first: 0 };
+    const tick = (t) => {
+      if (re.test((document.getElementById("lab-text") || {}).textContent || "")) window.labBench.first = t;
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }, FIRST_DISTRIBUTION.source);
+  const from = log.length;
+  await page.goto(url);
+  await page.waitForFunction(() => window.labBench && window.labBench.first, null, { timeout: 600000, polling: 100 });
+  const first = await page.evaluate(() => window.labBench.first);
+  await page.close();
+  const mine = log.slice(from).filter((e) => isModelFile(e.path) && !e.skip);
+  const shard = mine.filter((e) => /\.safetensors$/.test(e.path));
+  const weights = shard.filter((e) => !/^bytes=0-/.test(e.range));
+  return { first, requests: mine.length, weights: weights.length, bytes: mine.reduce((a, e) => a + (e.bytes || 0), 0) };
+}
+
+async function wholeBench(site) {
+  const latency = Number(opt("--latency", "100"));
+  const dir = path.resolve(siteDir, "models", "synthetic");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-bench-whole-"));
+  fs.mkdirSync(path.join(root, "swiglu-lab"));
+  fs.symlinkSync(dir, path.join(root, "swiglu-lab", "synthetic"));
+  const hubLog = [];
+  const hub = createHubServers(root, { log: hubLog, latencyMs: latency });
+  await new Promise((r) => hub.listen(0, "127.0.0.1", r));
+  const far = `http://127.0.0.1:${hub.cdn.address().port}/swiglu-lab/synthetic/main/`;
+  const fast3g = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G"));
+  const onSite = (p) => p.includes("/models/synthetic/");
+  const onHub = (p) => p.startsWith("/swiglu-lab/synthetic/");
+  const cases = [
+    { name: "loopback", url: site.base + "#v=1&view=rules", conditions: null, log: site.log, isModelFile: onSite },
+    { name: `a host answering after ${latency} ms`, url: site.base + `#v=1&view=rules&model=${far}`, conditions: null, log: hubLog, isModelFile: onHub },
+    { name: fast3g.name, url: site.base + "#v=1&view=rules", conditions: fast3g.conditions, log: site.log, isModelFile: onSite },
+  ];
+  console.log(`the built-in whole model (${dir}), cold: the rule book's link to its first next-token distribution; median (fastest-slowest) of ${runs}`);
+  console.log("| link | first distribution | requests for the model's files | of them for weights | bytes of the model's files |");
+  console.log("| --- | --- | --- | --- | --- |");
+  try {
+    for (const c of cases) {
+      const r = [];
+      for (let i = 0; i < runs; i++) {
+        const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        r.push(await loadWhole(context, c.url, c.conditions, c.log, c.isModelFile));
+        await context.close();
+      }
+      const cell = (f, digits = 0, unit = "") => {
+        const v = r.map(f), fix = (x) => x.toFixed(digits);
+        return r.length > 1 ? `${fix(median(v))} (${fix(Math.min(...v))}-${fix(Math.max(...v))})${unit}` : `${fix(median(v))}${unit}`;
+      };
+      console.log(`| ${c.name} | ${cell((x) => x.first / 1000, 1, " s")} | ${cell((x) => x.requests)} | ${cell((x) => x.weights)} | ` +
+                  `${c.log === hubLog ? cell((x) => x.bytes / 1e6, 2, " MB") : "-"} |`);
+    }
+    console.log(`(load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  } finally {
+    hub.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const site = await startSite(siteDir);
+if (args.includes("--whole")) {
+  try { await wholeBench(site); } finally { await site.close(); }
+  process.exit(0);
+}
 if (args.includes("--checkpoint")) {
   try { await checkpointBench(site); } finally { await site.close(); }
   process.exit(0);

@@ -120,7 +120,9 @@ TEST_CASE("hostile host: a file replaced mid-matrix: its converted chunks go, it
   REQUIRE(fa.files["model.safetensors"].size() == fb.files["model.safetensors"].size());
   ckpt_fixture f(fa);
   f.net.etags["model.safetensors"] = "\"v1\"";
-  f.opt.chunk_bytes = 40000;  // 13 chunks of a gate
+  f.opt.chunk_bytes = 40000;  // 13 chunks of a gate, a chunk a request, one at a time
+  f.opt.range_bytes = 40000;
+  f.opt.max_in_flight = 1;
   f.open();
   f.settle();
   f.src->want({2}, -1);
@@ -163,7 +165,9 @@ TEST_CASE("hostile host: a host that keeps replacing its file is told to try lat
   a.index = false;
   ckpt_fixture f(pack_test_checkpoint(a));
   f.net.etags["model.safetensors"] = "\"v0\"";
-  f.opt.chunk_bytes = 40000;
+  f.opt.chunk_bytes = 40000;  // a chunk a request, one at a time: the file changes between them
+  f.opt.range_bytes = 40000;
+  f.opt.max_in_flight = 1;
   f.open();
   f.settle();
   f.src->want({2}, -1);

@@ -121,3 +121,21 @@ test("linked: the 302 carries the Hub's X-Linked-Etag (sha256), X-Linked-Size an
     linked.close();
   }
 });
+
+test("latency: each origin answers a request no sooner than latencyMs after it came", async () => {
+  const far = createHubServers(root, { latencyMs: 120 });
+  await new Promise((r) => far.listen(0, "127.0.0.1", r));
+  try {
+    const t0 = performance.now();
+    const redirect = await get(`http://127.0.0.1:${far.hub.address().port}/org/model/resolve/main/model.safetensors`);
+    const t1 = performance.now();
+    const range = await get(redirect.headers.location, { Range: "bytes=0-9" });
+    const t2 = performance.now();
+    assert.equal(redirect.status, 302);
+    assert.equal(range.status, 206);
+    assert.deepEqual([...range.body], [...bytes.subarray(0, 10)]);
+    assert.ok(t1 - t0 >= 115 && t2 - t1 >= 115, `answered after ${(t1 - t0).toFixed(0)} and ${(t2 - t1).toFixed(0)} ms`);
+  } finally {
+    far.close();
+  }
+});

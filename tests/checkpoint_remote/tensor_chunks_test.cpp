@@ -1,6 +1,7 @@
 // Chunked conversion: a matrix converted a chunk of rows at a time (in any order, from any
 // dtype) is byte for byte the converter's q8 blob, and the cache records round-trip and refuse
-// damage.
+// damage. Which chunks go into one request (chunk_ranges.h): neighbours up to the range's size,
+// small gaps read through, never a tensor nobody planned.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <new>
 #include <random>
 
+#include "core/checkpoint_remote/chunk_ranges.h"
 #include "core/checkpoint_remote/tensor_chunks.h"
 #include "core/quant/q8_format.h"
 
@@ -165,4 +167,80 @@ TEST_CASE("tensor chunks: damaged records and non-finite values are refused", "[
   CHECK(checked_record_open(ok.data(), ok.size(), 3, &p));
   CHECK(std::memcmp(p, "abc", 3) == 0);
   CHECK_FALSE(checked_record_open(ok.data(), ok.size(), 2, &p));
+}
+
+// [SECTION] which chunks go into one request
+
+static const uint64_t KiB = 1024, MiB = 1024 * 1024;
+
+TEST_CASE("chunk ranges: neighbours ride along up to the range's size, forwards first", "[checkpoint_remote]") {
+  // A matrix's 2 MiB chunks with 256-byte norms between them, back to back.
+  std::vector<range_candidate> c;
+  uint64_t at = 4096;
+  for (int i = 0; i < 6; i++) {
+    c.push_back({at, i % 2 ? 256 : 2 * MiB});
+    at += c.back().bytes;
+  }
+  const range_never_read none;
+  range_span s = range_grow(c, 0, 4 * MiB + 256, 64 * KiB, none);
+  CHECK(s.first == 0);
+  CHECK(s.last == 2);  // 2 MiB + 256 + 2 MiB: the next norm would pass 4 MiB + 256
+  CHECK(s.begin == 4096);
+  CHECK(s.end == 4096 + 4 * MiB + 256);
+  CHECK(s.gap == 0);
+  s = range_grow(c, 3, 4 * MiB + 256, 64 * KiB, none);  // forwards first (a norm, a matrix, a norm); back would pass it
+  CHECK(s.first == 3);
+  CHECK(s.last == 5);
+  s = range_grow(c, 4, 4 * MiB + 256, 64 * KiB, none);  // then back
+  CHECK(s.first == 3);
+  CHECK(s.last == 5);
+  s = range_grow(c, 5, 4 * MiB + 256, 64 * KiB, none);
+  CHECK(s.first == 3);
+  CHECK(s.last == 5);
+  s = range_grow(c, 2, 1 * MiB, 64 * KiB, none);  // a seed larger than the range is asked for alone
+  CHECK(s.first == 2);
+  CHECK(s.last == 2);
+}
+
+TEST_CASE("chunk ranges: a gap is read through when it is at most 64 KiB or an eighth of the range, in all", "[checkpoint_remote]") {
+  const range_never_read none;
+  // 1 KiB wanted, 63 KiB not, 1 KiB wanted: the gap goes along.
+  range_span s = range_grow({{0, KiB}, {64 * KiB, KiB}}, 0, 8 * MiB, 64 * KiB, none);
+  CHECK(s.last == 1);
+  CHECK(s.gap == 63 * KiB);
+  // 100 KiB of gap between 1 KiB pieces: neither 64 KiB nor an eighth. Split.
+  s = range_grow({{0, KiB}, {101 * KiB, KiB}}, 0, 8 * MiB, 64 * KiB, none);
+  CHECK(s.last == 0);
+  // The same gap between 1 MiB pieces is under an eighth of the range: read through.
+  s = range_grow({{0, MiB}, {MiB + 100 * KiB, MiB}}, 0, 8 * MiB, 64 * KiB, none);
+  CHECK(s.last == 1);
+  CHECK(s.gap == 100 * KiB);
+  // Gaps add up: three of 40 KiB between 1 KiB pieces pass 64 KiB at the second.
+  s = range_grow({{0, KiB}, {41 * KiB, KiB}, {82 * KiB, KiB}, {123 * KiB, KiB}}, 0, 8 * MiB, 64 * KiB, none);
+  CHECK(s.last == 1);
+  CHECK(s.gap == 40 * KiB);
+  // No gap bytes at all when gap_bytes is 0 and the pieces are small.
+  s = range_grow({{0, KiB}, {2 * KiB, KiB}}, 0, 8 * MiB, 0, none);
+  CHECK(s.last == 0);
+}
+
+TEST_CASE("chunk ranges: a tensor nobody planned is never read through, whatever its size", "[checkpoint_remote]") {
+  range_never_read decoy;
+  decoy.add(10 * KiB, 10 * KiB + 96);  // a 96-byte model.visual.* norm between two wanted tensors
+  decoy.add(50 * KiB, 60 * KiB);
+  decoy.add(55 * KiB, 58 * KiB);  // (overlapping extents merge)
+  REQUIRE(decoy.extents.size() == 2);
+  CHECK(decoy.clear(0, 10 * KiB));
+  CHECK(!decoy.clear(0, 10 * KiB + 1));
+  CHECK(!decoy.clear(10 * KiB + 95, 20 * KiB));
+  CHECK(decoy.clear(10 * KiB + 96, 50 * KiB));
+  CHECK(!decoy.clear(59 * KiB, 70 * KiB));
+  CHECK(decoy.clear(60 * KiB, 70 * KiB));
+  CHECK(decoy.clear(5, 5));  // an empty gap touches nothing
+  const std::vector<range_candidate> c = {{0, 10 * KiB}, {10 * KiB + 96, 4 * KiB}, {14 * KiB + 96, KiB}};
+  range_span s = range_grow(c, 0, 8 * MiB, 64 * KiB, decoy);
+  CHECK(s.last == 0);
+  s = range_grow(c, 2, 8 * MiB, 64 * KiB, decoy);  // backwards it stops at the decoy too
+  CHECK(s.first == 1);
+  CHECK(s.last == 2);
 }

@@ -365,8 +365,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!host.pending.empty()) host.answer(arg % host.pending.size(), 4, 5, now);
         break;
     }
-    // Bounded work: the tensors' two requests and the opener's two (a header read again).
-    if (host.pending.size() > 4 || host.most_in_flight > 6) std::abort();
+    // Bounded work: the tensors' ranges and the opener's two requests (a header read again).
+    if (host.pending.size() > 2 + CKPT_RANGES_IN_FLIGHT || host.most_in_flight > 4 + CKPT_RANGES_IN_FLIGHT) std::abort();
     // Bounded memory: the page's own limits.
     if (g_peak - base > kAllocationBound || g_largest > kLargestAllocation) std::abort();
     if (src->resident_bytes() > o.resident_bytes) std::abort();

@@ -26,7 +26,9 @@
 //
 //   node tools/bench/model_page.mjs [--site build-wasm/site] [--native build-native] [--runs 3]
 //                                   [--cache build-bench/model-page] [--off 23:275] [--trace DIR]
-//                                   [--compositing software|gpu]
+//                                   [--compositing software|gpu] [--latency MS]
+// --latency MS: the model's host answers each request MS after it came (hub_server's latencyMs, on
+// both origins: the hub's 302 and the cdn's bytes each pay it, as from a Hub far away).
 // --trace DIR records a Chromium trace of each visit of the first run into DIR and prints what
 // filled the main thread's tasks over 50 ms (long_tasks.mjs).
 // --compositing: software (the tests' flags: --disable-gpu; the compositor reads the WebGL canvas
@@ -51,6 +53,7 @@ const cache = path.resolve(opt("--cache", "build-bench/model-page"));
 const offUnit = opt("--off", "23:275");
 const traceDir = opt("--trace", "");
 const compositing = opt("--compositing", "software");
+const latencyMs = Number(opt("--latency", "0"));
 if (!["software", "gpu"].includes(compositing)) throw new Error(`--compositing ${compositing}: software or gpu`);
 const chromiumArgs = compositing === "gpu" ? CHROMIUM_ARGS.filter((a) => a !== "--disable-gpu") : CHROMIUM_ARGS;
 const REPO = "swiglu-lab/qwen35-0.8b-shaped";
@@ -221,6 +224,7 @@ async function visit(page, url, hubLog, cold) {
   const first = await page.evaluate(() => ({ first: window.labBench.first, ff: window.labFirstFrameMs || 0,
                                              a: window.labBench.answers.filter((x) => x.top > 0)[0] || {} }));
   const bytesFirst = hubLog.slice(from).reduce((s, e) => s + e.bytes, 0);
+  const requests = hubLog.slice(from).filter((e) => e.origin === "cdn").length;
   const weightsFirst = hubLog.slice(from).filter((e) => /\.safetensors$/.test(e.path)).reduce((s, e) => s + e.bytes, 0);
   await timeWorkerAnswers(page);
   const loaded = await page.evaluate(() => performance.now());
@@ -234,7 +238,7 @@ async function visit(page, url, hubLog, cold) {
   const start = first.ff || 0;
   const maxIn = (v, a, z) => v.filter((x) => x.t >= a && x.t < z).reduce((m, x) => Math.max(m, x.ms), 0);
   return {
-    first: first.first, tap, firstForward: first.a.forward || 0, bytes: bytesFirst, weights: weightsFirst,
+    first: first.first, tap, firstForward: first.a.forward || 0, bytes: bytesFirst, weights: weightsFirst, requests,
     off, t32, t6, heap, ownFrame,
     taskLoad: maxIn(b.longtasks, start, first.first), gapLoad: maxIn(b.gaps, start, first.first),
     taskRun: maxIn(b.longtasks, loaded, Infinity), gapRun: maxIn(b.gaps, loaded, Infinity), noLongtask: b.noLongtask,
@@ -259,7 +263,7 @@ function printTrace(kind, events) {
 if (traceDir) fs.mkdirSync(traceDir, { recursive: true });
 const bytes = ensureCheckpoint();
 const hubLog = [];
-const hub = createHubServers(cache, { log: hubLog });
+const hub = createHubServers(cache, { log: hubLog, latencyMs });
 await new Promise((r) => hub.listen(0, "127.0.0.1", r));
 const site = await startServer(siteDir);
 const url = site.base + `#v=1&view=rules&lang=en&model=http://127.0.0.1:${hub.hub.address().port}/${REPO}/resolve/main/&ids=${ids(1, 6)}`;
@@ -303,7 +307,8 @@ const cell = (v, digits = 0, unit = "") => {
 };
 const all = [...rows.cold, ...rows.warm];
 const MiB = 1048576;
-console.log(`\nThe rule book on a full-size Qwen3.5-0.8B-shaped BF16 checkpoint, served Hub-like on loopback; median (fastest–slowest) of ${runs}`);
+console.log(`\nThe rule book on a full-size Qwen3.5-0.8B-shaped BF16 checkpoint, served Hub-like on loopback` +
+            (latencyMs > 0 ? `, each answer after ${latencyMs} ms` : "") + `; median (fastest–slowest) of ${runs}`);
 console.log(`language model ${(bytes.lm / 1e6).toFixed(1)} MB (of ${(bytes.files / 1e6).toFixed(1)} MB in the repository; ${(bytes.decoys / 1e6).toFixed(1)} MB of model.visual.*/mtp.* never read)`);
 console.log(`load average while measured: ${loads.map((l) => l.toFixed(1)).join(", ")}; ${compositing} compositing\n`);
 console.log("| measured | aim | cold | warm |");
@@ -312,6 +317,7 @@ const row = (what, aim, f, digits, unit) => console.log(`| ${what} | ${aim} | ${
 row("bytes fetched from the model's host", "", (r) => r.bytes / 1e6, 1, " MB");
 row("… against the language model's bytes", "≤ 1.05×", (r) => r.bytes / bytes.lm, 3, "×");
 row("… of them from the shards (.safetensors)", "warm: 0", (r) => r.weights / 1e6, 1, " MB");
+row("requests for the model's bytes (at the host)", "", (r) => r.requests, 0, "");
 row("first next-token distribution, from navigation", "", (r) => r.first / 1000, 1, " s");
 row("… of it, the first forward pass (6 tokens, worker)", "", (r) => r.firstForward, 0, " ms");
 row("forward pass, 6 tokens, warm (worker)", "≤ 1000 ms", (r) => r.t6.forward, 0, " ms");

@@ -27,7 +27,6 @@ checkpoint_opener::checkpoint_opener(fetch_client* client, const model_location&
   queue_.client = client;
   queue_.sink = this;
   queue_.stall_seconds = options.stall_seconds;
-  queue_.one_per_url = true;
   restart(now);
 }
 

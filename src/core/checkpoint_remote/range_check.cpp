@@ -15,22 +15,30 @@ bool range_same_file(const file_identity& id, uint64_t size, const std::string& 
 
 uint64_t range_max_bytes(uint64_t length, uint64_t chunk_bytes) { return std::max(length, chunk_bytes) + CKPT_RANGE_SLACK; }
 
-const unsigned char* range_answer_bytes(const fetch_request& q, const file_identity& id, const fetch_response& r,
-                                        stream_error* e) {
+const unsigned char* range_answer_slice(const fetch_request& q, const file_identity& id, const fetch_response& r, uint64_t begin,
+                                        uint64_t length, stream_error* e) {
   const unsigned char* body = (const unsigned char*)r.body;
   if (r.status != 200 && r.status != 206) return *e = fetch_answer_error(r), nullptr;
   if (r.cut) return *e = stream_error_of(STREAM_NO_RANGE), nullptr;  // more than a range: the host ignores Range
+  if (begin < q.begin || length > q.length || begin - q.begin > q.length - length)
+    return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;  // not a slice of what was asked: the caller's mistake
   if (r.status == 206) {
     // The identity first: a replaced file's range is no use wherever it starts.
     if (!range_same_file(id, r.total_size, r.etag)) return *e = stream_error_of(STREAM_FILE_CHANGED), nullptr;
     if (r.content_range_start != q.begin) return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;
-    if (r.n < q.length) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, q.length), nullptr;
-    return body;
+    const uint64_t at = begin - q.begin;  // a body cut short still holds the slices before the cut
+    if (r.n < at + length) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n > at ? r.n - at : 0, length), nullptr;
+    return body + at;
   }
   // 200, the whole file: a shorter body than the file's size is a cut-short answer of the same
   // file only if the host says the same version; otherwise it is another file.
   if (!etag_same(r.etag, id.etag) || (r.n > id.size)) return *e = stream_error_of(STREAM_FILE_CHANGED), nullptr;
   if (r.n < id.size) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, id.size), nullptr;
-  if (q.begin > r.n || q.length > r.n - q.begin) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, q.begin + q.length), nullptr;
-  return body + q.begin;
+  if (begin > r.n || length > r.n - begin) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, begin + length), nullptr;
+  return body + begin;
+}
+
+const unsigned char* range_answer_bytes(const fetch_request& q, const file_identity& id, const fetch_response& r,
+                                        stream_error* e) {
+  return range_answer_slice(q, id, r, q.begin, q.length, e);
 }

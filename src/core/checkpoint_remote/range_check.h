@@ -31,6 +31,11 @@ bool range_same_file(const file_identity& id, uint64_t size, const std::string& 
 // cut a whole large file), STREAM_WRONG_RANGE, STREAM_TRUNCATED or STREAM_FILE_CHANGED.
 const unsigned char* range_answer_bytes(const fetch_request& q, const file_identity& id, const fetch_response& r,
                                         stream_error* e);
+// One slice [begin, begin + length) of a ranged answer that asked for more (several tensors in one
+// range): the same checks, and each slice on its own, so a body cut short still gives the slices
+// that came whole (the others: STREAM_TRUNCATED). A slice outside the request is STREAM_WRONG_RANGE.
+const unsigned char* range_answer_slice(const fetch_request& q, const file_identity& id, const fetch_response& r, uint64_t begin,
+                                        uint64_t length, stream_error* e);
 
 // The most a ranged request may bring before the transport stops it: a host that ignores Range
 // sends a small file whole (sliced here), a large one is cut after a chunk's worth.

@@ -12,14 +12,17 @@ double tensor_fetch_clock() {
 
 tensor_fetch::tensor_fetch(fetch_client* client, tensor_converter* converter, tensor_fetch_options options)
     : client_(client), converter_(converter), options_(options) {
-  queue_.client = client;
-  queue_.sink = this;
-  queue_.stall_seconds = options.stall_seconds;
-  queue_.one_per_url = options.one_request_per_file;
+  if (options_.range_bytes < options_.chunk_bytes) options_.range_bytes = options_.chunk_bytes;
+  if (options_.max_in_flight < 1) options_.max_in_flight = 1;
+  for (fetch_queue* q : {&chunks_, &ranges_}) {
+    q->client = client;
+    q->sink = this;
+    q->stall_seconds = options.stall_seconds;
+  }
 }
 
 tensor_fetch::~tensor_fetch() {
-  fetch_queue_close(&queue_);
+  fetch_queue_close(&ranges_);
   client_->forget_sink(this);
 }
 
@@ -68,11 +71,47 @@ int tensor_fetch::add(const checkpoint_opened& opened, const tensor_rows& what) 
   if (shards_.size() < opened.shards.size()) {
     shards_.resize(opened.shards.size());
     shard_held_.resize(opened.shards.size(), 0);
+    shard_order_.resize(opened.shards.size());
+    layout_.resize(opened.shards.size());
+    never_read_.resize(opened.shards.size());
   }
-  shards_[s.plan.shard] = opened.shards[s.plan.shard];
+  if (layout_[s.plan.shard].extents.empty()) take_shard(opened, s.plan.shard);
+  mark_planned(opened, what.name);
   tensors_.push_back(std::move(s));
   add_items((int)tensors_.size() - 1);
   return (int)tensors_.size() - 1;
+}
+
+void tensor_fetch::take_shard(const checkpoint_opened& opened, int shard) {
+  shards_[shard] = opened.shards[shard];
+  shard_layout& l = layout_[shard];
+  l.extents.clear();
+  for (const st_tensor& t : opened.ck.files[shard].tensors) l.extents.push_back({t.begin, t.end});
+  l.planned.assign(l.extents.size(), 0);
+}
+
+void tensor_fetch::mark_planned(const checkpoint_opened& opened, const std::string& name) {
+  auto it = opened.ck.tensors.find(name);
+  if (it != opened.ck.tensors.end() && it->second.second < layout_[it->second.first].planned.size())
+    layout_[it->second.first].planned[it->second.second] = 1;
+}
+
+// Each shard's chunk items in file order, and the extents of its tensors nobody planned (a decoy
+// such as model.visual.*, or a tensor this reader does not read), which a range never reads through.
+void tensor_fetch::index_shards() {
+  shards_indexed_ = true;
+  for (std::vector<int>& order : shard_order_) order.clear();
+  auto before = [&](uint64_t at, int item) { return at < chunks_.items[item].request.begin; };
+  for (const tensor_state& s : tensors_)
+    for (int i : s.items) {  // (mostly appended: tensors are planned in about their files' order)
+      std::vector<int>& order = shard_order_[s.plan.shard];
+      order.insert(std::upper_bound(order.begin(), order.end(), chunks_.items[i].request.begin, before), i);
+    }
+  for (size_t sh = 0; sh < shard_order_.size(); sh++) {
+    never_read_[sh] = range_never_read();
+    for (size_t k = 0; k < layout_[sh].extents.size(); k++)  // (in data order, as the header lists them)
+      if (!layout_[sh].planned[k]) never_read_[sh].add(layout_[sh].extents[k].first, layout_[sh].extents[k].second);
+  }
 }
 
 std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
@@ -80,6 +119,27 @@ std::string tensor_fetch::cache_key(int t, const tensor_chunk& c) const {
   const file_identity& id = shards_[p.shard];
   return id.url + "|" + (id.etag.empty() ? "size " + std::to_string(id.size) : "etag " + id.etag) + "|" + p.what.name + "|" +
          p.what.form + " rows " + std::to_string(c.row0) + "+" + std::to_string(c.rows);
+}
+
+// What a chunk's record is of, as 64 bits (FNV-1a over its rows, the tensor's shape and dtype and
+// the form): mixed into the record's checksum (checked_record).
+static uint64_t chunk_bind(const tensor_plan& p, const tensor_chunk& c) {
+  uint64_t h = 14695981039346656037ull;
+  auto mix = [&](uint64_t v) {
+    for (int i = 0; i < 8; i++) h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ull;
+  };
+  for (uint64_t v : {(uint64_t)c.row0, (uint64_t)c.rows, (uint64_t)p.rows_total, (uint64_t)p.cols, (uint64_t)p.dtype}) mix(v);
+  for (char ch : p.what.form) mix((unsigned char)ch);
+  return h | 1;
+}
+
+std::string tensor_fetch::chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const {
+  return checked_record(data, n, chunk_bind(tensors_[t].plan, c));
+}
+
+const unsigned char* tensor_fetch::chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const {
+  const unsigned char* data = nullptr;
+  return checked_record_open(record, size, n, &data, chunk_bind(tensors_[t].plan, c)) ? data : nullptr;
 }
 
 uint64_t tensor_fetch::bytes_cached(int t) const {
@@ -91,6 +151,7 @@ uint64_t tensor_fetch::bytes_cached(int t) const {
 }
 
 void tensor_fetch::add_items(int t) {
+  shards_indexed_ = false;
   tensor_state& s = tensors_[t];
   s.items.clear();
   s.chunk_done.assign(s.plan.chunks.size(), 0);
@@ -107,15 +168,17 @@ void tensor_fetch::add_items(int t) {
     it.request.fresh = true;  // its identity is checked: the host's own ETag, never a cache's
     it.bytes = c.bytes;
     it.owner_tag = (int)item_chunk_.size();
-    s.items.push_back((int)queue_.items.size());
-    queue_.items.push_back(it);
+    s.items.push_back((int)chunks_.items.size());
+    chunks_.items.push_back(it);
     item_chunk_.push_back({t, (int)ci});
   }
 }
 
 bool tensor_fetch::replan_shard(const checkpoint_opened& opened, int shard) {
   if (shard < 0 || shard >= (int)shards_.size() || shard >= (int)opened.shards.size()) return false;
-  shards_[shard] = opened.shards[shard];
+  take_shard(opened, shard);
+  for (const tensor_state& s : tensors_)
+    if (s.plan.shard == shard) mark_planned(opened, s.plan.what.name);
   bool ok = true;
   for (size_t t = 0; t < tensors_.size(); t++) {
     tensor_state& s = tensors_[t];
@@ -128,9 +191,9 @@ bool tensor_fetch::replan_shard(const checkpoint_opened& opened, int shard) {
       continue;
     }
     for (int i : s.items) {  // the old chunks' items are retired (their requests were cancelled)
-      item_chunk_[queue_.items[i].owner_tag] = {-1, -1};
-      queue_.items[i].needed = false;
-      queue_.items[i].state = FETCH_ITEM_DONE;
+      item_chunk_[chunks_.items[i].owner_tag] = {-1, -1};
+      chunks_.items[i].needed = false;
+      chunks_.items[i].state = FETCH_ITEM_DONE;
     }
     s.plan = std::move(p);
     add_items((int)t);
@@ -154,21 +217,21 @@ bool tensor_fetch::converting(int item) const {
 
 bool tensor_fetch::busy(int t) const {
   for (int i : tensors_[t].items)
-    if (queue_.items[i].state == FETCH_ITEM_LOADING || converting(i)) return true;
+    if (chunks_.items[i].state == FETCH_ITEM_LOADING || converting(i)) return true;
   return false;
 }
 
+// Its chunks go back to waiting: one in flight no longer belongs to its request (whose other
+// chunks still come; a request left with none is cancelled), one waiting for conversion is dropped.
 void tensor_fetch::forget(int t) {
   tensor_state& s = tensors_[t];
-  for (int i : s.items) {
-    fetch_item& it = queue_.items[i];
-    if (it.state == FETCH_ITEM_LOADING) client_->fetch_cancel(it.id);
-    if (it.state != FETCH_ITEM_FAILED) it.state = FETCH_ITEM_IDLE;
-  }
-  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [&](const convert_job& j) { return item_chunk_[j.item].first == t; }),
+  for (int i : s.items)
+    if (chunks_.items[i].state != FETCH_ITEM_FAILED) chunks_.items[i].state = FETCH_ITEM_IDLE;
+  jobs_.erase(std::remove_if(jobs_.begin(), jobs_.end(), [&](const convert_job& j) { return item_chunk_[chunks_.items[j.item].owner_tag].first == t; }),
               jobs_.end());
   s.chunk_done.assign(s.plan.chunks.size(), 0);
   s.done = 0;
+  end_ranges();
 }
 
 void tensor_fetch::pump(double now) {
@@ -176,31 +239,29 @@ void tensor_fetch::pump(double now) {
   for (size_t t = 0; t < tensors_.size(); t++) {
     const tensor_state& s = tensors_[t];
     for (size_t ci = 0; ci < s.items.size(); ci++) {
-      fetch_item& it = queue_.items[s.items[ci]];
+      fetch_item& it = chunks_.items[s.items[ci]];
       it.needed = s.needed && !s.chunk_done[ci] && !shard_held_[s.plan.shard];
       it.priority = s.priority;
     }
   }
-  int loading = fetch_queue_expire(&queue_, now);
-  while (loading < queue_.max_in_flight) {
-    // Raw bytes wait for their conversion first: at most max_in_flight chunks of them in memory.
-    if ((int)jobs_.size() >= queue_.max_in_flight) break;
-    fetch_item* it = fetch_queue_next(&queue_);
-    if (!it) break;
-    const std::pair<int, int> tc = item_chunk_[it->owner_tag];
-    if (!converter_->tensor_chunk_begin(tc.first, tensors_[tc.first].plan.chunks[tc.second])) break;  // no room yet
-    fetch_queue_start(&queue_, it, now);
-    loading++;
-  }
+  if (!shards_indexed_) index_shards();
+  chunks_.now = now;  // a 429's wait is measured against it
+  // Stalled requests fail their chunks; then the next requests start.
+  fetch_queue_expire(&ranges_, now);
+  end_ranges();
+  int loading = fetch_queue_loading(&ranges_);
+  while (loading < options_.max_in_flight && start_next(now)) loading++;
 }
 
-void tensor_fetch::cancel() { fetch_queue_cancel(&queue_); }
+void tensor_fetch::cancel() {
+  fetch_queue_cancel(&ranges_);
+  end_ranges();
+  fetch_queue_cancel(&chunks_);  // (their requests are cancelled already) and nothing starts until retry
+}
 
-void tensor_fetch::retry() { fetch_queue_retry(&queue_); }
+void tensor_fetch::retry() { fetch_queue_retry(&chunks_); }
 
-void tensor_fetch::on_fetch_progress(uint32_t id, uint64_t loaded, double now) { fetch_queue_on_progress(&queue_, id, loaded, now); }
-
-// [SECTION] answers
+// [SECTION] a file that changed on the host
 
 void tensor_fetch::shard_changed(int shard) {
   if (shard_held_[shard]) return;
@@ -217,43 +278,17 @@ std::vector<int> tensor_fetch::changed_shards() {
   return out;
 }
 
-void tensor_fetch::on_fetch_response(uint32_t id, const fetch_response& r, double now) {
-  (void)now;
-  fetch_item* it = fetch_queue_find(&queue_, id);
-  if (!it) return;  // cancelled, superseded, or a late answer
-  fetch_queue_count(&queue_, r);
-  const std::pair<int, int> tc = item_chunk_[it->owner_tag];
-  if (tc.first < 0) return;
-  tensor_state& s = tensors_[tc.first];
-  const tensor_chunk& c = s.plan.chunks[tc.second];
-  if (r.from_cache) {  // a converted record: in at once, or the network is asked
-    if (!converter_->tensor_chunk_from_record(tc.first, c, r.body, r.n)) return fetch_queue_refetch(it);
-    fetch_queue_done(&queue_, it);
-    return chunk_finished((int)(it - queue_.items.data()));
-  }
-  if (r.status == 429 && fetch_queue_retry_later(&queue_, it, r)) return;
-  stream_error e;
-  const unsigned char* raw = range_answer_bytes(it->request, shards_[s.plan.shard], r, &e);
-  if (!raw) {
-    if (e.fault == STREAM_FILE_CHANGED) return shard_changed(s.plan.shard);
-    return fetch_queue_fail(&queue_, it, e);
-  }
-  convert_job j;  // verified here, converted by pump a slice at a time
-  j.item = (int)(it - queue_.items.data());
-  j.raw.assign((const char*)raw, (size_t)c.bytes);
-  jobs_.push_back(std::move(j));
-  fetch_queue_done(&queue_, it);
-}
+// [SECTION] conversion
 
 void tensor_fetch::chunk_finished(int item) {
-  const std::pair<int, int> tc = item_chunk_[queue_.items[item].owner_tag];
+  const std::pair<int, int> tc = item_chunk_[chunks_.items[item].owner_tag];
   tensor_state& s = tensors_[tc.first];
   if (!s.chunk_done[tc.second]) s.chunk_done[tc.second] = 1, s.done++;
   if (complete(tc.first) && !converter_->tensor_complete(tc.first)) {
     read_error why = read_error_at(s.plan.what.name, STR_READ_CONVERTED_Q8);
     why.place = READ_AT_TENSOR;
     s.chunk_done[tc.second] = 0, s.done--;
-    fetch_queue_fail(&queue_, &queue_.items[item], stream_error_of(STREAM_FORMAT, why));
+    fetch_queue_fail(&chunks_, &chunks_.items[item], stream_error_of(STREAM_FORMAT, why));
   }
 }
 
@@ -265,7 +300,7 @@ void tensor_fetch::convert_some() {
   while (!jobs_.empty()) {
     convert_job& j = jobs_.front();
     const int item = j.item;
-    const std::pair<int, int> tc = item_chunk_[queue_.items[item].owner_tag];
+    const std::pair<int, int> tc = item_chunk_[chunks_.items[item].owner_tag];
     const tensor_plan& p = tensors_[tc.first].plan;
     const tensor_chunk& c = p.chunks[tc.second];
     const int64_t n = std::min<int64_t>(c.rows - j.next, tensor_chunk_slice_rows((int)p.cols, options_.slice_elements));
@@ -277,11 +312,11 @@ void tensor_fetch::convert_some() {
       if (!why.set()) why = read_error_at(p.what.name, STR_READ_CHUNK_UNREADABLE);
       why.place = READ_AT_TENSOR;
       why.where = p.what.name;
-      fetch_queue_fail(&queue_, &queue_.items[item], stream_error_of(STREAM_FORMAT, why));
+      fetch_queue_fail(&chunks_, &chunks_.items[item], stream_error_of(STREAM_FORMAT, why));
     } else if ((j.next += n) == c.rows) {
+      const std::string rec = converter_->tensor_chunk_record(tc.first, c, (const unsigned char*)j.raw.data());
       jobs_.pop_front();
-      const std::string rec = converter_->tensor_chunk_record(tc.first, c);
-      if (!rec.empty()) client_->cache_store(this, queue_.items[item].request.cache_key, rec.data(), rec.size());
+      if (!rec.empty()) client_->cache_store(this, chunks_.items[item].request.cache_key, rec.data(), rec.size());
       chunk_finished(item);
     }
     if (!options_.clock || options_.clock() - t0 >= options_.convert_budget_seconds) break;
@@ -299,7 +334,7 @@ tensor_progress tensor_fetch::progress(int t) const {
   tensor_progress p;
   const tensor_state& s = tensors_[t];
   for (size_t ci = 0; ci < s.items.size(); ci++) {
-    const fetch_item& it = queue_.items[s.items[ci]];
+    const fetch_item& it = chunks_.items[s.items[ci]];
     const uint64_t b = s.plan.chunks[ci].bytes;
     p.total += b;
     if (s.chunk_done[ci]) {
@@ -308,7 +343,7 @@ tensor_progress tensor_fetch::progress(int t) const {
       p.loaded += b;
       p.converting++;
     } else if (it.state == FETCH_ITEM_LOADING) {
-      p.loaded += it.loaded;
+      p.loaded += it.loaded;  // its share of its request's bytes so far
       p.loading++;
     } else if (it.state == FETCH_ITEM_FAILED && it.error.fault != STREAM_CANCELLED) {
       p.failed++;
@@ -321,11 +356,17 @@ tensor_progress tensor_fetch::progress(int t) const {
 
 std::vector<tensor_failure> tensor_fetch::failures() const {
   std::vector<tensor_failure> out;
-  for (size_t i = 0; i < queue_.items.size(); i++) {
-    const fetch_item& it = queue_.items[i];
+  for (size_t i = 0; i < chunks_.items.size(); i++) {
+    const fetch_item& it = chunks_.items[i];
     const std::pair<int, int> tc = item_chunk_[it.owner_tag];
     if (it.state != FETCH_ITEM_FAILED || tc.first < 0) continue;
     out.push_back({tc.first, tensors_[tc.first].plan.shard, it.error});
   }
   return out;
+}
+
+uint64_t tensor_fetch::raw_bytes_waiting() const {
+  uint64_t n = 0;
+  for (const convert_job& j : jobs_) n += j.raw.size();
+  return n;
 }

@@ -2,15 +2,22 @@
 // the verified bytes to a converter the caller supplies: the MLP views' source makes q8 matrices
 // of them (core/source/checkpoint_source.h), the whole model's loader makes its own rows.
 //
-// Each chunk is one request of at most chunk_bytes of the file, in whole rows (q8 panels: a
-// multiple of 4 but the last), so a tensor of any size comes in bounded pieces and Cancel / Retry
-// resume at the chunk. An answer is checked against its request and its file's identity
-// (range_check.h) and only keeps the chunk's raw bytes; pump hands them to the converter a slice
-// of rows at a time (slice_elements values) until its time budget is spent, so neither an answer
-// nor a frame holds the thread for a whole chunk. At most max_in_flight chunks of raw bytes wait:
-// new requests wait for them. Scheduling is fetch_queue's: the most urgent needed chunk first, at
-// most max_in_flight requests, one per file (a browser's HTTP cache, given two ranges of one URL
-// at once, sent one of them twice), stalls by rate, a 429's Retry-After once.
+// A tensor is planned as chunks of at most chunk_bytes of the file, in whole rows (q8 panels: a
+// multiple of 4 but the last), so Cancel / Retry resume at the chunk and the cache keeps a record
+// per chunk. Requests are not per chunk: neighbouring chunks of one file that are wanted now go
+// into one range of up to range_bytes (chunk_ranges.h: the norms and biases between two matrices
+// ride along; a small gap of bytes nobody asked for is read through, a tensor nobody planned never),
+// at most max_in_flight requests at once, several to one file (the page's range requests go past
+// the browser's HTTP cache, which raced itself on two ranges of one URL). A chunk whose record the
+// verified cache holds is read from there alone, never from the network.
+//
+// Each chunk's slice of an answer is checked on its own against the request and its file's
+// identity (range_check.h), so a body cut short still gives the chunks that came whole, and a chunk
+// that cannot be used (a NaN) fails alone while its neighbours are converted. pump hands the raw
+// rows to the converter a slice at a time (slice_elements values) until its time budget is spent,
+// so neither an answer nor a frame holds the thread for a whole chunk. Raw bytes in flight and
+// waiting for conversion stay within raw_budget: new requests wait for them. Stalls (by rate) and a
+// 429's Retry-After (once) are fetch_queue's rules, applied to each request.
 //
 // A chunk converted whole goes to the verified cache as the converter's record, keyed by the
 // file's identity (URL and ETag, or size), the tensor, the form and the rows; a cached record
@@ -28,6 +35,7 @@
 #include <vector>
 
 #include "core/checkpoint_remote/checkpoint_opener.h"
+#include "core/checkpoint_remote/chunk_ranges.h"
 #include "core/checkpoint_remote/range_check.h"
 #include "core/checkpoint_remote/tensor_chunks.h"
 #include "core/stream/fetch_queue.h"
@@ -35,13 +43,22 @@
 // A monotonic clock in seconds (std::chrono::steady_clock: performance.now() in the page).
 double tensor_fetch_clock();
 
+// Requests at once: with a 100 ms round trip, 4 ranges of 4 MiB keep a 100 MB/s link busy.
+#define CKPT_RANGES_IN_FLIGHT 4
+// Raw bytes in flight and waiting for their conversion: what the thread's heap holds of them at
+// once (plus the answer being copied in), as two 2 MiB chunks each way did before ranges.
+#define CKPT_RAW_BUDGET (8ull << 20)
+
 struct tensor_fetch_options {
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
+  uint64_t range_bytes = CKPT_RANGE_BYTES;        // the most one request asks for (at least a chunk)
+  uint64_t gap_bytes = CKPT_RANGE_GAP_BYTES;      // bytes nobody asked for a range may read through
+  int max_in_flight = CKPT_RANGES_IN_FLIGHT;
+  uint64_t raw_budget = CKPT_RAW_BUDGET;
   uint64_t slice_elements = CKPT_SLICE_ELEMENTS;  // values per conversion slice
   double convert_budget_seconds = 0.008;          // conversion per pump: slices until this much time has gone
   double (*clock)() = tensor_fetch_clock;         // null: one slice per pump (tests: the same steps everywhere)
   double stall_seconds = FETCH_QUEUE_STALL_SECONDS;
-  bool one_request_per_file = true;
 };
 
 // Which rows of which tensor, and what the converter makes of them (part of the cache key).
@@ -70,8 +87,9 @@ struct tensor_converter {
   // Rows [row, row + count) of tensor t as raw little-endian values of its dtype, verified against
   // the request and the file's identity. False with *why when they cannot be used (a NaN).
   virtual bool tensor_rows_convert(int t, int64_t row, int64_t count, const unsigned char* raw, read_error* why) = 0;
-  // Chunk c is converted whole: its record for the verified cache ("" keeps none).
-  virtual std::string tensor_chunk_record(int t, const tensor_chunk& c) = 0;
+  // Chunk c is converted whole from `raw` (its verified bytes, as tensor_rows_convert had them):
+  // its record for the verified cache ("" keeps none).
+  virtual std::string tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) = 0;
   // A cached record of chunk c: false when it is not one (the network is asked instead).
   virtual bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) = 0;
   // Every chunk of t is in: false when the result is unusable (the last chunk fails as FORMAT).
@@ -107,6 +125,11 @@ struct tensor_fetch final : fetch_sink {
   void retry();
   // The caller dropped what it made of t: its chunks come again (from the cache, usually).
   void forget(int t);
+  // A cache record of n bytes made of chunk c of t (checked_record), bound to what it is: its
+  // rows, the tensor's shape and dtype and the converter's form, so that a record of anything
+  // else, of the same size, is refused. And its payload back (exactly n bytes), or null.
+  std::string chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const;
+  const unsigned char* chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const;
 
   // Shards whose file changed since the last call (each once), and how often one did in all.
   std::vector<int> changed_shards();
@@ -121,13 +144,16 @@ struct tensor_fetch final : fetch_sink {
   bool busy(int t) const;  // a chunk of it in flight or waiting for conversion
   tensor_progress progress(int t) const;
   std::vector<tensor_failure> failures() const;
-  bool paused() const { return queue_.paused; }
+  bool paused() const { return chunks_.paused; }
   int chunks_converting() const { return (int)jobs_.size(); }
-  int requests_in_flight() const { return fetch_queue_loading(&queue_); }
+  int requests_in_flight() const { return fetch_queue_loading(&ranges_); }
+  // Raw bytes held now: answers waiting for their conversion, and requests in flight.
+  uint64_t raw_bytes_waiting() const;
+  uint64_t raw_bytes_in_flight() const;
   // File bytes of the chunks of t (-1: of every tensor) whose records the verified cache holds.
   uint64_t bytes_cached(int t = -1) const;
-  uint64_t bytes_network() const { return queue_.bytes_network; }
-  uint64_t bytes_cache() const { return queue_.bytes_cache; }
+  uint64_t bytes_network() const { return ranges_.bytes_network; }
+  uint64_t bytes_cache() const { return ranges_.bytes_cache; }
   double convert_seconds(bool longest) const { return longest ? convert_max_seconds_ : convert_seconds_; }
   const std::string& storage_notice() const { return storage_notice_; }
 
@@ -139,7 +165,7 @@ struct tensor_fetch final : fetch_sink {
  private:
   struct tensor_state {
     tensor_plan plan;
-    std::vector<int> items;       // queue item of each chunk
+    std::vector<int> items;       // the chunk item of each chunk
     std::vector<char> chunk_done;
     int done = 0;
     bool needed = false;
@@ -151,10 +177,26 @@ struct tensor_fetch final : fetch_sink {
     std::string raw;
     int64_t next = 0;  // rows converted so far
   };
+  // A request in flight: a read of the verified cache for one chunk, or a range of one file
+  // over the chunk items it brings (file order).
+  struct range_state {
+    int shard = -1;
+    bool cache_read = false;
+    std::vector<int> items;
+  };
 
   void add_items(int t);
+  void take_shard(const checkpoint_opened& opened, int shard);
+  void mark_planned(const checkpoint_opened& opened, const std::string& name);
+  void index_shards();
   std::string cache_key(int t, const tensor_chunk& c) const;
+  bool record_cached(const fetch_item& it) const;
   bool converting(int item) const;
+  bool start_next(double now);
+  void start_request(int shard, bool cache_read, const std::vector<int>& items, const fetch_request& q, double now);
+  std::vector<int> range_members(const fetch_item& range) const;
+  void end_ranges();
+  void on_range_bytes(fetch_item* range, const fetch_response& r, double now);
   void convert_some();
   void chunk_finished(int item);
   void shard_changed(int shard);
@@ -162,11 +204,26 @@ struct tensor_fetch final : fetch_sink {
   fetch_client* client_;
   tensor_converter* converter_;
   tensor_fetch_options options_;
-  fetch_queue queue_;
-  std::vector<std::pair<int, int>> item_chunk_;  // per queue item: tensor, chunk (-1, -1: retired)
+  // One item per chunk: its own range and cache key, whether it is wanted, its state and error.
+  // A chunk in flight is LOADING with the id of the request that brings it.
+  fetch_queue chunks_;
+  std::vector<std::pair<int, int>> item_chunk_;  // per chunk item: tensor, chunk (-1, -1: retired)
+  // One item per request in flight (its stall window, progress, a 429's wait), range_ beside it.
+  fetch_queue ranges_;
+  std::vector<range_state> range_;
   std::vector<tensor_state> tensors_;
   std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
   std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
+  std::vector<std::vector<int>> shard_order_;  // each shard's chunk items by file offset
+  // Each shard's tensors as its header lists them (file bytes, and whether one is planned), and
+  // from them the extents of those never planned: a range stops at them.
+  struct shard_layout {
+    std::vector<std::pair<uint64_t, uint64_t>> extents;
+    std::vector<char> planned;
+  };
+  std::vector<shard_layout> layout_;
+  std::vector<range_never_read> never_read_;
+  bool shards_indexed_ = false;
   std::vector<int> changed_;
   uint64_t files_changed_ = 0;
   std::deque<convert_job> jobs_;        // in arrival order

@@ -1,12 +1,14 @@
 // The whole model read where it is published, by byte ranges (issue 23): a Hub-like checkpoint
 // (model=) or the page's default whole model beside it. Put together from the reader's pieces:
-//   checkpoint_opener  config.json, the index, every shard's header, within the page's limits
+//   checkpoint_reader  opening (config.json, the index, every shard's header, within the page's
+//                      limits), Cancel / Retry, a file that changed on the host, failures by file;
+//                      its tensor_fetch brings each planned tensor's rows in ranges, verified
 //   model_spec         the architecture, refusals by name, the tensor plan checked against the
 //                      headers (every language-model tensor, never model.visual.* or mtp.*)
 //   model_weights      sized from the config and checked against the memory budget before any
 //                      weight byte is asked for; every allocation checked
-//   tensor_fetch       each planned tensor's rows, verified, converted into model_weights (this
-//                      object is its converter), cached as verified raw records
+// This object is the reader's owner: it plans the weights and converts the rows into them, and
+// each chunk's verified raw rows are its cache record.
 // It waits before the weights when they are more than `ask_above_bytes` to download: the page
 // asks the user with the size named (go()). A cached model downloads nothing and does not ask.
 // Pure core: the page runs it in its model worker, the tests and the benchmark in-process.
@@ -16,8 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/checkpoint_remote/checkpoint_opener.h"
-#include "core/checkpoint_remote/tensor_fetch.h"
+#include "core/checkpoint_remote/checkpoint_reader.h"
 #include "core/model/model_weights.h"
 
 // The worker's heap is at most 2 GiB; the weights and an answer beside them (forward.h's
@@ -57,7 +58,7 @@ struct model_file_progress {
   int failed = 0;
 };
 
-struct model_loader final : tensor_converter {
+struct model_loader final : checkpoint_reader_owner {
   model_loader(fetch_client* client, const model_location& where, double now, model_loader_options options = {});
   ~model_loader() override;
 
@@ -68,9 +69,9 @@ struct model_loader final : tensor_converter {
 
   model_loader_phase phase() const { return phase_; }
   // The failure (MODEL_FAILED), or a chunk's (while loading: Retry resumes).
-  const opener_failure& failure() const { return failure_; }
-  std::vector<opener_failure> chunk_failures() const;
-  bool paused() const { return fetch_ && fetch_->paused(); }
+  const opener_failure& failure() const { return reader_.failure(); }
+  std::vector<opener_failure> chunk_failures() const { return reader_.chunk_failures(); }
+  bool paused() const { return fetch() && fetch()->paused(); }
   const std::string& location() const { return where_.text; }
   const model_spec& spec() const { return weights_.spec; }
   const model_weights& weights() const { return weights_; }  // complete when READY
@@ -79,39 +80,39 @@ struct model_loader final : tensor_converter {
   uint64_t download_bytes() const { return download_bytes_; }
   uint64_t cached_bytes() const { return cached_bytes_; }
   uint64_t memory_bytes() const { return memory_bytes_; }
-  // What the chunks' raw rows hold for their cache records beyond the weights (0 once every
-  // converted chunk is recorded).
-  uint64_t raw_bytes_held() const;
+  // Raw bytes of the weights held beside them: answers waiting for their conversion (0 once
+  // every chunk is in).
+  uint64_t raw_bytes_held() const { return fetch() ? fetch()->raw_bytes_waiting() : 0; }
   std::vector<model_file_progress> progress() const;
-  uint64_t bytes_network() const;
-  uint64_t bytes_cache() const;
-  std::string storage_notice() const { return fetch_ ? fetch_->storage_notice() : std::string(); }
-  const checkpoint_opened* opened() const { return opener_ && opener_->state() == OPENER_DONE ? &opener_->opened() : nullptr; }
-  double convert_seconds(bool longest) const { return fetch_ ? fetch_->convert_seconds(longest) : 0; }
-  bool converting() const { return fetch_ && fetch_->chunks_converting() > 0; }
+  uint64_t bytes_network() const { return reader_.bytes_network(); }
+  uint64_t bytes_cache() const { return reader_.bytes_cache(); }
+  std::string storage_notice() const { return fetch() ? fetch()->storage_notice() : std::string(); }
+  const checkpoint_opened* opened() const { return reader_.open() ? &reader_.opened() : nullptr; }
+  double convert_seconds(bool longest) const { return fetch() ? fetch()->convert_seconds(longest) : 0; }
+  bool converting() const { return fetch() && fetch()->chunks_converting() > 0; }
+  int requests_in_flight() const { return fetch() ? fetch()->requests_in_flight() : 0; }
 
-  // [SECTION] tensor_converter
-  bool tensor_chunk_begin(int t, const tensor_chunk& c) override;
+  // [SECTION] checkpoint_reader_owner
+  reader_plan_result reader_plan(const checkpoint_opened& opened, tensor_fetch* fetch, opener_failure* f) override;
+  void reader_need(tensor_fetch* fetch) override;
+  void reader_drop_shard(int) override {}  // the new file's rows overwrite the old before the model is ready
+  bool reader_reread(const checkpoint_opened&, opener_failure*) override { return true; }  // (replanning checks the shapes)
+  void reader_reset() override;
+  bool tensor_chunk_begin(int, const tensor_chunk&) override { return true; }  // the weights were allocated whole when sized
   bool tensor_rows_convert(int t, int64_t row, int64_t count, const unsigned char* raw, read_error* why) override;
-  std::string tensor_chunk_record(int t, const tensor_chunk& c) override;
+  std::string tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) override;
   bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) override;
-  bool tensor_complete(int t) override;
+  bool tensor_complete(int) override { return true; }
 
  private:
-  void fail(const std::string& file, const stream_error& e);
-  bool plan_weights();
-  void follow_changed_files(double now);
+  tensor_fetch* fetch() const { return reader_.fetch(); }
+  bool plan_weights(const checkpoint_opened& opened, tensor_fetch* fetch, opener_failure* f);
 
-  fetch_client* client_;
   model_location where_;
   model_loader_options options_;
   model_loader_phase phase_ = MODEL_OPENING;
-  opener_failure failure_;
-  std::unique_ptr<checkpoint_opener> opener_;
-  std::unique_ptr<tensor_fetch> fetch_;
+  checkpoint_reader reader_;
   std::vector<model_tensor> plan_;   // per tensor_fetch id
-  std::vector<std::string> raw_;     // per tensor_fetch id, while a chunk converts: its raw bytes for the record
   model_weights weights_;
   uint64_t download_bytes_ = 0, cached_bytes_ = 0, memory_bytes_ = 0;
-  std::vector<int> rereading_;       // shards whose header is read again (their file changed)
 };

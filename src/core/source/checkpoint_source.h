@@ -1,18 +1,19 @@
 // A Hugging Face checkpoint as the live views' layer source (layer_source.h), read straight from
 // its host by byte ranges and converted in the page: no converter run, no pack. Put together from
 // the reader's pieces, each with one job:
-//   checkpoint_opener (core/checkpoint_remote)  config.json, the index, every shard's header, within
-//                                               the page's limits; each shard's identity
-//   tensor_fetch      (core/checkpoint_remote)  a tensor's rows by ranges, verified against the
-//                                               request and the file's identity, converted a slice
-//                                               at a time by the converter below
+//   checkpoint_reader (core/checkpoint_remote)  opening, Cancel / Retry, a file that changed on
+//                                               the host, the failures by file; over the opener
+//                                               (config, index, headers) and tensor_fetch (a
+//                                               tensor's rows in ranges, verified, converted a
+//                                               slice at a time by the converter below)
 //   checkpoint_probe                            the probe sentence and its input (the lessons' recipe)
 //   layer_wants, layer_residency                what the view needs, the resident byte budget
 //                                               (the same code as pack_source's)
-// This file is the MLP views' converter and bookkeeping: the embedding rows of the probe's ids
-// and layer 0's post_attention_layernorm become f32 (the probe input, bit for bit the converter's),
-// each shown layer's gate_proj, and up_proj / down_proj for a layer a view needs whole, become the
-// kernels' q8 (byte for byte what `swiglu convert` writes).
+// This file is the MLP views' checks and bookkeeping: what the model must hold, what fits the
+// budget, what each view needs; checkpoint_source_convert.cpp is its converter: the embedding rows
+// of the probe's ids and layer 0's post_attention_layernorm become f32 (the probe input, bit for
+// bit the converter's), each shown layer's gate_proj, and up_proj / down_proj for a layer a view
+// needs whole, become the kernels' q8 (byte for byte what `swiglu convert` writes).
 //
 // Nothing a host claims is allocated before it is checked: the model's dims against the page's
 // budget once it is open (a gate matrix and the probe's rows must fit, else it fails at once
@@ -25,14 +26,13 @@
 #include <string>
 #include <vector>
 
-#include "core/checkpoint_remote/checkpoint_opener.h"
-#include "core/checkpoint_remote/tensor_fetch.h"
+#include "core/checkpoint_remote/checkpoint_reader.h"
 #include "core/source/checkpoint_probe.h"
 #include "core/source/layer_residency.h"
 #include "core/source/layer_source.h"
 
-// The fetch's own options (chunk size, conversion budget, clock, stall, one request per file) are
-// tensor_fetch's, inherited so that a new one reaches this source without being copied here.
+// The fetch's own options (chunk and range sizes, requests in flight, conversion budget, clock,
+// stall) are tensor_fetch's, inherited so that a new one reaches this source without being copied here.
 struct checkpoint_source_options : tensor_fetch_options {
   uint64_t resident_bytes = SOURCE_RESIDENT_BYTES;
   uint32_t header_prefetch = CKPT_HEADER_PREFETCH;  // first request of a shard's header
@@ -44,7 +44,7 @@ struct checkpoint_source_options : tensor_fetch_options {
   tokenizer_service* tokenizer = nullptr;
 };
 
-struct checkpoint_source final : layer_source, tensor_converter {
+struct checkpoint_source final : layer_source, checkpoint_reader_owner {
   checkpoint_source(fetch_client* client, const model_location& where, double now, checkpoint_source_options options = {});
   ~checkpoint_source() override;
 
@@ -62,30 +62,37 @@ struct checkpoint_source final : layer_source, tensor_converter {
   const q8_matrix_view* matrix(int layer, mlp_part part) override;
   source_progress progress(int layer) const override;
   std::vector<source_failure> failures() const override;
-  std::vector<source_failure> notices() const override { return notices_; }
-  std::string storage_notice() const override { return fetch_ ? fetch_->storage_notice() : std::string(); }
+  std::vector<source_failure> notices() const override;
+  std::string storage_notice() const override { return fetch() ? fetch()->storage_notice() : std::string(); }
   uint64_t bytes_from_network() const override;
   uint64_t bytes_from_cache() const override;
   uint64_t resident_bytes() const override;
-  double convert_seconds(bool longest) const override { return fetch_ ? fetch_->convert_seconds(longest) : 0; }
+  double convert_seconds(bool longest) const override { return fetch() ? fetch()->convert_seconds(longest) : 0; }
 
-  // [SECTION] tensor_converter (tensor_fetch.h)
+  // [SECTION] checkpoint_reader_owner (checkpoint_reader.h)
+  reader_plan_result reader_plan(const checkpoint_opened& opened, tensor_fetch* fetch, opener_failure* f) override;
+  void reader_need(tensor_fetch* fetch) override;
+  void reader_drop_shard(int shard) override;
+  bool reader_reread(const checkpoint_opened& opened, opener_failure* f) override;
+  void reader_reset() override;
+
+  // [SECTION] tensor_converter (tensor_fetch.h), in checkpoint_source_convert.cpp
   bool tensor_chunk_begin(int t, const tensor_chunk& c) override;
   bool tensor_rows_convert(int t, int64_t row, int64_t count, const unsigned char* raw, read_error* why) override;
-  std::string tensor_chunk_record(int t, const tensor_chunk& c) override;
+  std::string tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) override;
   bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) override;
   bool tensor_complete(int t) override;
 
   // For the header, the tests and the benchmark.
-  const checkpoint& checkpoint_read() const { return opener_->opened().ck; }  // config, headers, naming (when READY)
+  const checkpoint& checkpoint_read() const { return reader_.opened().ck; }  // config, headers, naming (when READY)
   // File bytes of the tensors the current wants need (embedding rows, norm, matrices).
   uint64_t tensor_bytes_wanted() const;
   // Chunks whose bytes are in, waiting for (or in) their conversion; requests in flight.
-  int chunks_converting() const { return fetch_ ? fetch_->chunks_converting() : 0; }
-  int requests_in_flight() const { return fetch_ ? fetch_->requests_in_flight() : 0; }
+  int chunks_converting() const { return fetch() ? fetch()->chunks_converting() : 0; }
+  int requests_in_flight() const { return fetch() ? fetch()->requests_in_flight() : 0; }
   // How often converted data was let go (a layer evicted, a changed file dropped): the only times
   // progress may go back while the wants stay the same (the fuzz target checks it).
-  uint64_t data_dropped() const { return dropped_ + (fetch_ ? fetch_->files_changed() : 0); }
+  uint64_t data_dropped() const { return dropped_; }
 
  private:
   enum role_kind { ROLE_EMBED, ROLE_NORM, ROLE_MATRIX };
@@ -103,27 +110,21 @@ struct checkpoint_source final : layer_source, tensor_converter {
     q8_matrix_view view{};
   };
 
-  bool opener_done(double now);
-  void open_step(double now);
-  void fail_open(const source_failure& f);
-  bool check_model(source_failure* f);
-  bool check_fits(source_failure* f);
-  bool build_tensors(source_failure* f);
-  void mark_needs();
-  void follow_changed_files(double now);
+  tensor_fetch* fetch() const { return reader_.fetch(); }
+  bool check_model(const checkpoint& ck, source_failure* f);
+  bool check_fits(const checkpoint& ck, source_failure* f);
+  bool build_tensors(const checkpoint_opened& opened, tensor_fetch* fetch, source_failure* f);
   bool make_room(int layer_index, int part);
   void free_matrix(matrix_state* m);
   bool layer_busy(int layer_index) const;
-  std::string file_url(const std::string& file) const;
+  std::string file_url(const std::string& file) const { return model_location_file_url(where_, file); }
 
   fetch_client* client_;
   model_location where_;
   checkpoint_source_options options_;
   source_phase phase_ = SOURCE_OPENING;
-  source_failure open_failure_;
   source_model model_;
-  std::unique_ptr<checkpoint_opener> opener_;
-  std::unique_ptr<tensor_fetch> fetch_;  // once open
+  checkpoint_reader reader_;
   bool model_checked_ = false;
   checkpoint_probe probe_;
   std::vector<role> roles_;                 // per tensor_fetch id
@@ -133,8 +134,6 @@ struct checkpoint_source final : layer_source, tensor_converter {
   int want_whole_ = -1;
   std::vector<layer_too_large> refused_;    // what the wants need that cannot fit the budget
   layer_residency residency_;
-  std::vector<int> rereading_;              // shards whose header is read again
-  std::vector<source_failure> notices_;     // files that changed on the host
   std::vector<float> scratch_;
   uint64_t generation_ = 1;
   uint64_t dropped_ = 0;

@@ -32,18 +32,11 @@ int fetch_queue_expire(fetch_queue* q, double now) {
   return loading;
 }
 
-static bool url_loading(const fetch_queue* q, const std::string& url) {
-  for (const fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_LOADING && it.request.url == url) return true;
-  return false;
-}
-
 fetch_item* fetch_queue_next(fetch_queue* q) {
   if (q->paused) return nullptr;
   fetch_item* best = nullptr;
   for (fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now &&
-        !(q->one_per_url && url_loading(q, it.request.url)))
+    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now)
       best = &it;
   return best;
 }

@@ -56,9 +56,6 @@ struct fetch_queue {
   uint64_t stall_min_bytes = FETCH_QUEUE_STALL_MIN_BYTES;
   double now = 0;       // the last expire's time: a 429's wait is measured against it
   bool paused = false;  // after Cancel, until Retry
-  // At most one request per URL in flight: a browser's HTTP cache, given two range requests of one
-  // URL at once, may send one of them to the host twice (native_fetch::cache_race).
-  bool one_per_url = false;
   std::vector<fetch_item> items;
   uint64_t bytes_network = 0, bytes_cache = 0;
 };

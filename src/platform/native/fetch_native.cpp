@@ -8,7 +8,7 @@
 uint32_t native_fetch::fetch_start(fetch_sink* sink, const fetch_request& q) {
   const uint32_t id = next_id++;
   bool doubled = false;
-  for (const request& other : queue) doubled |= cache_race && !other.cancelled && other.q.url == q.url;
+  for (const request& other : queue) doubled |= cache_race && !q.fresh && !other.cancelled && other.q.url == q.url;
   queue.push_back({id, sink, q, false, doubled, 0});
   return id;
 }
@@ -91,6 +91,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   const std::string file = q.url.rfind(base, 0) == 0 ? q.url.substr(base.size()) : std::string();
   network_requests++;
   requested.push_back(file);
+  requested_ranges.push_back({q.begin, q.begin + q.length});
   fetch_fault f;
   auto fi = faults.find(file);
   if (fi != faults.end() && fi->second.times != 0) {

@@ -42,15 +42,18 @@ struct native_fetch : fetch_client {
   // A cancelled request still answers (the browser raced the cancel): sinks must drop it.
   bool answer_after_cancel = false;
   // A browser's HTTP cache racing itself: Chromium, given two range requests of one URL at once
-  // (the host's answers are cacheable: an ETag, max-age=0), sometimes sends the later one to the
+  // (the host's answers are cacheable: an ETag, max-age=0), sometimes sent the later one to the
   // host twice after the 302 (seen in the browser tests under load: one request by the page, two
-  // at the host). Modelled as always: such a request's bytes are sent twice.
+  // at the host). Modelled as always: such a request's bytes are sent twice, unless it goes past
+  // the HTTP cache (fetch_request::fresh: the page's `cache: "no-store"`), as every checkpoint
+  // range does, so several ranges of one file may be in flight at once.
   bool cache_race = false;
   // What went over the "network", for the tests' byte counts (a cut body counts what came).
   uint64_t network_bytes = 0;
   uint64_t largest_body = 0;  // the largest body it handed to a sink (the memory a hostile file could take)
   int network_requests = 0, cache_hits = 0;
   std::vector<std::string> requested;  // file names in request order
+  std::vector<std::pair<uint64_t, uint64_t>> requested_ranges;  // beside them: [begin, begin + length) (0, 0: the whole file)
 
   uint32_t fetch_start(fetch_sink* sink, const fetch_request& request) override;
   void fetch_cancel(uint32_t id) override;

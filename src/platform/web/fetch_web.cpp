@@ -115,7 +115,10 @@ EM_JS(void, js_idb_clear, (void), {
 // XHR cannot do, each a hostile host's way in (issue 22):
 //   - `cache: "no-store"` for a request whose identity is checked (fetch_request::fresh): Chromium
 //     revalidated cached ranges with If-Range and the XHR then reported the cached entry's ETag
-//     while the host sent the new file's bytes; past the cache, the ETag is the host's own;
+//     while the host sent the new file's bytes; past the cache, the ETag is the host's own. It is
+//     also what lets a checkpoint have several ranges of one file in flight: given two ranges of one
+//     URL at once, the HTTP cache sometimes sent the later one to the host twice. The verified
+//     cache (IndexedDB, below) keeps what the page needs again; the HTTP cache has nothing to add;
 //   - the body read as a stream, counted as it comes and stopped at max_bytes (a 3 GiB config.json
 //     takes 4 MiB of the network and nothing of the heap: chunks stay in JS until the body is whole,
 //     then are copied into the heap once);
