@@ -68,6 +68,12 @@ if(EMSCRIPTEN)
 endif()
 add_test(NAME core_tests COMMAND core_tests)
 
+# [SECTION] the QR code of the link (src/core/link/): encoded, drawn as an image and read back by
+# Debian's zbarimg, which must return the text exactly (native only: it runs a program).
+add_executable(qr_tests tests/core/qr_code_test.cpp)
+target_link_libraries(qr_tests PRIVATE swiglu_catch_main swiglu_qr)
+add_test(NAME qr_tests COMMAND qr_tests WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+
 # [SECTION] lint: the core includes no ImGui, GL or Emscripten header; the second test shows the
 # check can fail.
 add_test(NAME lint_core_includes COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/src/core
@@ -92,6 +98,7 @@ add_executable(ui_tests
   tests/ui/ui_failed_model_test.cpp
   tests/ui/ui_lesson_path_test.cpp
   tests/ui/ui_model_test.cpp
+  tests/ui/ui_qr_test.cpp
   src/early/early_text.cpp
   src/platform/native/platform_native.cpp
   src/ui/renderer_null.cpp
