@@ -37,3 +37,12 @@ target_link_libraries(swiglu_qr PUBLIC swiglu_core PRIVATE qrencode)
 if(EMSCRIPTEN)
   target_compile_options(swiglu_qr PRIVATE -Oz -fno-rtti)
 endif()
+
+# The page carries the library's licence beside itself (LGPL-2.1 §6: a copy of the licence with
+# each copy of the work that uses it): site/licenses/libqrencode-COPYING.txt, not in the first load.
+if(EMSCRIPTEN)
+  add_custom_target(qrencode_licence ALL
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/site/licenses
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${QRENCODE_DIR}/COPYING ${CMAKE_BINARY_DIR}/site/licenses/libqrencode-COPYING.txt
+    VERBATIM)
+endif()

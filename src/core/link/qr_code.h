@@ -10,7 +10,7 @@
 // phone at the back of a room is a module too small to resolve, not damage. Short texts take M
 // (15 % of the code may be lost: glare, a keystoned image, a head in the way) while the code stays
 // at most version QR_M_MAX_VERSION; longer ones take L (7 %), which holds the most per module and so
-// keeps them as coarse as they can be (a 1,500-byte link: version 28 at L, 33 at M; on 1,080 lines
+// keeps them as coarse as they can be (a 1,500-byte link: version 28 at L, 32 at M; on 1,080 lines
 // that is 7 px a module instead of 6). Above QR_MAX_BYTES no version holds the text.
 #pragma once
 
