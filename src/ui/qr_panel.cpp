@@ -106,7 +106,7 @@ void qr_panel_draw(qr_panel* p) {
   const float text_h = text_height(lines, text_w);
 
   ImVec2 card(0, 0), code_at(0, 0), text_at(0, 0);
-  if (beside) card = ImVec2(code_w + text_w + 2 * gap, code_w);
+  if (beside) card = ImVec2(code_w + text_w + 2 * gap, std::max(code_w, text_h + 2 * gap));
   else card = ImVec2(std::max(code_w, text_w + 2 * gap), code_w + text_h + 2 * gap);
   const auto snap = [scale](float v) { return std::round(v * scale) / scale; };
   const ImVec2 card_min(snap(vp->WorkPos.x + (vp->WorkSize.x - card.x) * 0.5f), snap(vp->WorkPos.y + std::max(margin, (vp->WorkSize.y - card.y) * 0.5f)));
