@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything SwiGLU Lab needs on a fresh Debian 12 machine, and nothing twice:
 # Debian packages (Emscripten, Catch2, Chromium, SIMDe, fonts, nlohmann-json, xxHash, clang for fuzzing, ccache,
-# curl for tools/mirror.sh), the sources of
-# Dear ImGui, PCRE2, utf8proc and cJSON from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
+# curl for tools/mirror.sh, zbar-tools), the sources of
+# Dear ImGui, PCRE2, utf8proc, cJSON and libqrencode from Debian's source packages (never committed), and the npm dev dependencies (playwright-core, tfjs).
 # Safe to run again: each step checks first. Used by tools/serve.sh, tools/test.sh and .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES="cmake ninja-build g++ nodejs emscripten catch2 libsimde-dev chromium \
 fonts-dejavu-core fonts-wqy-microhei python3 python3-fonttools dpkg-dev xz-utils ca-certificates \
 nlohmann-json3-dev libxxhash-dev clang-14 libclang-rt-14-dev \
-libpcre2-dev libutf8proc-dev pkg-config ccache curl"
+libpcre2-dev libutf8proc-dev pkg-config ccache curl bzip2 zbar-tools"
 
 say() { printf '[setup] %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -82,6 +82,39 @@ if [ ! -f third_party/cjson/cJSON.c ]; then
     done
   fi
   cp "$tmp/src/cJSON.c" "$tmp/src/cJSON.h" "$tmp/src/LICENSE" third_party/cjson/
+  rm -rf "$tmp"
+fi
+
+# --- libqrencode sources, for the QR code of the link (cmake/qrencode.cmake) -------
+# Built into the page and the native build from Debian's source package. Its orig tarball is
+# checked against the SHA-256 the package's .dsc gives (apt checked the .dsc against the signed
+# index), so the build does not depend on the .debian.tar.xz also arriving (the archive this
+# machine reaches answers 404 for it); Debian's patches are applied whenever it does arrive.
+if [ ! -f third_party/qrencode/qrencode.c ]; then
+  say "fetching qrencode sources (apt-get source qrencode)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source --download-only qrencode >/dev/null 2>&1) || true
+  dsc=$(ls "$tmp"/qrencode_*.dsc 2>/dev/null | head -1)
+  orig=$(ls "$tmp"/qrencode_*.orig.tar.* 2>/dev/null | head -1)
+  if [ -z "$dsc" ] || [ -z "$orig" ]; then
+    echo "[setup] apt-get source qrencode fetched no .dsc or orig tarball" >&2; exit 1
+  fi
+  want=$(awk '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 } on && $3 == f { print $1 }' f="$(basename "$orig")" "$dsc")
+  if [ -z "$want" ] || [ "$(sha256sum "$orig" | cut -d' ' -f1)" != "$want" ]; then
+    echo "[setup] $(basename "$orig") does not match the SHA-256 in $(basename "$dsc")" >&2; exit 1
+  fi
+  mkdir -p "$tmp/src" third_party/qrencode
+  tar -xaf "$orig" -C "$tmp/src" --strip-components=1
+  if ls "$tmp"/qrencode_*.debian.tar.xz >/dev/null 2>&1; then
+    tar -xJf "$tmp"/qrencode_*.debian.tar.xz -C "$tmp/src"
+    if [ -f "$tmp/src/debian/patches/series" ]; then
+      grep -v '^#' "$tmp/src/debian/patches/series" | while read -r patch; do
+        [ -n "$patch" ] && patch -d "$tmp/src" -p1 -s < "$tmp/src/debian/patches/$patch"
+      done
+    fi
+  fi
+  # (its CMakeLists.txt only for the version it declares: cmake/qrencode.cmake builds the library itself)
+  cp "$tmp"/src/*.c "$tmp"/src/*.h "$tmp/src/COPYING" "$tmp/src/README" "$tmp/src/CMakeLists.txt" third_party/qrencode/
   rm -rf "$tmp"
 fi
 

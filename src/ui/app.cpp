@@ -16,6 +16,7 @@
 #include "ui/live_header.h"
 #include "ui/glossary_panel.h"
 #include "ui/panel.h"
+#include "ui/qr_panel.h"
 #include "ui/widgets.h"
 
 static const double COPY_FEEDBACK_SECONDS = 4.0;
@@ -97,7 +98,8 @@ bool lab_app_animating(const lab_app* app, double now) {
   const bool tokenizing = typed && (typed->state() == SENTENCE_FETCHING || typed->state() == SENTENCE_TOKENIZING);
   // The Clear button's bytes held back while the caches filled (progress_pace) still show.
   return lab_app_panel_animating(app, app->state.view, now) || now < app->copy_feedback_until + 0.2 ||
-         app->layout_settling || streaming || tokenizing || app->live.cache_shown.pending(now);
+         app->layout_settling || streaming || tokenizing || app->live.cache_shown.pending(now) ||
+         qr_panel_animating(&app->qr);
 }
 
 static void view_button(lab_state* s, const lab_view_info& v) {
@@ -153,6 +155,7 @@ static void draw_top_bar(lab_app* app, double now) {
     }
     item_probe("copy-link");
   }
+  qr_panel_button(&app->qr);  // a projector too: there the class scans the link instead
   widget_same_line_if_fits(widget_button_width(tr(STR_LANGUAGE)));
   if (ImGui::Button(tr(STR_LANGUAGE))) {
     s->lang = s->lang == LAB_LANG_EN ? LAB_LANG_ZH : LAB_LANG_EN;
@@ -258,6 +261,7 @@ static void sync_outputs(lab_app* app) {
   const bool live = lab_view_get(app->state.view).live();
   std::string mirror = lab_text(app->state, &app->live, live ? &app->choice : nullptr);
   mirror += lesson_mirror_text(app);
+  mirror += qr_panel_text(&app->qr);
   if (mirror != app->written_mirror) {
     platform_set_text_mirror(mirror);
     platform_set_document_lang(app->state.lang == LAB_LANG_ZH ? "zh-CN" : "en");
@@ -346,7 +350,7 @@ void lab_app_frame(lab_app* app, double now) {
   }
   panel_frame f = {&app->state, &app->live, &app->choice, now, figure_first};
   const panel_row& row = PANELS[app->state.view];
-  row.keys(app->panels[app->state.view], &f);
+  if (!app->qr.open) row.keys(app->panels[app->state.view], &f);  // the keys are the code's while it shows
   row.draw(app->panels[app->state.view], &f);
   if (figure_first && !whole_model) {
     ImGui::Separator();
@@ -356,6 +360,7 @@ void lab_app_frame(lab_app* app, double now) {
   widget_drag_to_scroll();
   ImGui::End();
   widget_term_popup_draw();
+  qr_panel_draw(&app->qr);
   item_probe_end_frame();
   app->layout_settling = widget_layout_changed();
   sync_outputs(app);

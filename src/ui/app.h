@@ -12,6 +12,7 @@
 #include "core/lab_state.h"
 #include "core/faq.h"
 #include "core/experiments/live_session.h"
+#include "ui/qr_panel.h"
 
 struct lab_app {
   lab_state state;
@@ -30,6 +31,7 @@ struct lab_app {
   std::string written_mirror;
   std::string written_notice;
   double copy_feedback_until = 0;
+  qr_panel qr;                        // the QR code of the link, while shown
   bool layout_settling = false;       // a box changed size last frame: draw one more
 };
 

@@ -19,6 +19,7 @@ import { registerWordsTests } from "./words_tests.mjs";
 import { registerPhoneLayoutTests } from "./phone_layout_tests.mjs";
 import { registerModelTests } from "./model_tests.mjs";
 import { registerMirrorTests } from "./mirror_tests.mjs";
+import { registerQrTests } from "./qr_tests.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
@@ -248,7 +249,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
     if (name === "x2") break;
   }
   // (the lesson's start, then the intro's marked terms, SwiGLU and silu)
-  const expected = [...viewTable().map((v) => "view-" + v.name), "copy-link", "lang", "dismiss", "lesson-start", "gloss-swiglu", "gloss-silu", "prev", "next", "play", "reset", "x1", "x2"];
+  const expected = [...viewTable().map((v) => "view-" + v.name), "copy-link", "qr-code", "lang", "dismiss", "lesson-start", "gloss-swiglu", "gloss-silu", "prev", "next", "play", "reset", "x1", "x2"];
   expect(JSON.stringify(order) === JSON.stringify(expected), `Tab order ${order.join(" ")}`);
   expect(await page.evaluate(() => document.activeElement.id) === "canvas", "Tab left the canvas");
   await shot(page, "keyboard-focus-x2");
@@ -351,6 +352,7 @@ inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, 
 inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
 inGroup("model", () => registerModelTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("mirror", () => registerMirrorTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("qr", () => registerQrTests(test, { expect, expectIncludes, shot }));
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -26,7 +26,7 @@ TEST_CASE("Tab reaches every control in order with a visible mark; Enter and Spa
     // Every view's button from the view table, then the bar and the hand calculation's controls.
     std::vector<std::string> expected;
     for (const lab_view_info& v : LAB_VIEWS) expected.push_back(std::string("view-") + v.name);
-    for (const char* n : {"copy-link", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"}) expected.push_back(n);
+    for (const char* n : {"copy-link", "qr-code", "lang", "dismiss", "prev", "next", "play", "reset", "x1", "x2"}) expected.push_back(n);
     size_t at = 0;  // in this order, each once per round
     for (const std::string& n : order)
       if (at < expected.size() && n == expected[at]) ++at;
