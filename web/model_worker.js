@@ -2,7 +2,7 @@
 // src/platform/web/model_worker.cpp) and keeps it busy: loading between messages, a question's
 // forward passes when one comes. The page starts it only when a view needs the whole model
 // (src/platform/web/model_web.cpp), so neither file is in the first load.
-// Messages in:  {type: "open", location} | {type: "go" | "cancel" | "retry" | "clear"} | {type: "ask", json}
+// Messages in:  {type: "open", location, generation (statuses carry it)} | {type: "go" | "cancel" | "retry" | "clear"} | {type: "ask", json}
 // Messages out: {type: "status", json, cache} (while it changes) | {type: "answer", json} | {type: "cleared", bytes}
 //               | {type: "failed", error} (the module did not load)
 /* global importScripts, createModelModule */
@@ -10,10 +10,10 @@ let M = null, lastStatus = "";
 const queue = [];
 
 function str(p) { return M.UTF8ToString(p); }
-function call(fn, text) {
+function call(fn, text, ...rest) {
   const n = M.lengthBytesUTF8(text) + 1, p = M._malloc(n);
   M.stringToUTF8(text, p, n);
-  try { return str(fn(p)); } finally { M._free(p); }
+  try { return str(fn(p, ...rest)); } finally { M._free(p); }
 }
 function postStatus() {
   const s = str(M._model_worker_status());
@@ -38,7 +38,7 @@ function wake() { if (M) schedule(0); }
 
 function handle(m) {
   switch (m.type) {
-    case "open": call(M._model_worker_open, m.location); break;
+    case "open": call(M._model_worker_open, m.location, m.generation | 0); break;
     case "go": M._model_worker_go(); break;
     case "cancel": M._model_worker_cancel(); break;
     case "retry": M._model_worker_retry(); break;

@@ -151,16 +151,16 @@ std::string budget_view_text(const lab_state& s, live_session*, const live_choic
 static std::string mb(int64_t bytes) { return fmt_mb(bytes) + " MB"; }
 
 std::string lab_model_share_text() {
-  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  const model_budget b = model_budget_count(budget_shape_qwen35_08b());
   return strf(tr(STR_MODEL_SHARE), fmt_count(b.mlp).c_str(), fmt_count(b.total).c_str(), fmt_percent1(b.mlp_share).c_str());
 }
 
 std::string lab_model_percent(int64_t count) {
-  return fmt_percent1(double(count) / double(model_budget_count(model_config_qwen35_08b()).total));
+  return fmt_percent1(double(count) / double(model_budget_count(budget_shape_qwen35_08b()).total));
 }
 
 std::vector<lab_model_row> lab_model_rows() {
-  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  const model_budget b = model_budget_count(budget_shape_qwen35_08b());
   return {{STR_MODEL_EMBEDDING, b.embedding}, {STR_MODEL_MLP, b.mlp}, {STR_MODEL_ATTENTION, b.attention},
           {STR_MODEL_NORMS, b.norms}, {STR_MODEL_TOTAL, b.total}};
 }

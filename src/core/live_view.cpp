@@ -103,6 +103,7 @@ static std::string fault_text(const stream_error& e) {
       return e.seconds > 0 ? strf(tr(STR_FAULT_TOO_MANY_WAITED), fmt_seconds(e.seconds).c_str()) : tr(STR_FAULT_TOO_MANY);
     case STREAM_REDIRECT: return tr(STR_FAULT_REDIRECT);
     case STREAM_UNSUPPORTED: return strf(tr(STR_FAULT_UNSUPPORTED), read_error_text(e.reason).c_str());
+    case STREAM_WORKER_STOPPED: return strf(tr(STR_FAULT_WORKER_STOPPED), e.detail.c_str());
     case STREAM_FAULT_COUNT: break;
   }
   return "";
@@ -293,7 +294,7 @@ static void quiz_flow_from(const model_session* ms, quiz_live_answers* live) {
 
 quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
   quiz_live_answers live;
-  if (ls) quiz_flow_from(ls->model, &live);
+  if (ls) quiz_flow_from(&ls->model, &live);
   if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
   const live_choice c = live_resolve(s, ls->source.get());
   if (!c.ready) return live;

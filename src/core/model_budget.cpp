@@ -3,8 +3,8 @@
 
 #include "core/param_budget.h"
 
-model_config model_config_qwen35_08b() {
-  model_config c{};
+budget_shape budget_shape_qwen35_08b() {
+  budget_shape c{};
   c.vocab = 248320;
   c.hidden = 1024;
   c.intermediate = 3584;
@@ -22,7 +22,7 @@ model_config model_config_qwen35_08b() {
   return c;
 }
 
-model_budget model_budget_count(const model_config& c) {
+model_budget model_budget_count(const budget_shape& c) {
   model_budget b{};
   const int64_t h = c.hidden;
   b.embedding = c.vocab * h;

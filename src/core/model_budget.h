@@ -22,7 +22,7 @@
 
 #include <cstdint>
 
-struct model_config {
+struct budget_shape {
   int64_t vocab, hidden, intermediate, layers;
   int64_t full_attention_interval;         // every Nth layer is full attention, the rest linear
   int64_t heads, kv_heads, head_dim;       // full attention
@@ -31,7 +31,7 @@ struct model_config {
 };
 
 // Qwen3.5-0.8B's text_config.
-model_config model_config_qwen35_08b();
+budget_shape budget_shape_qwen35_08b();
 
 struct model_budget {
   int64_t embedding;
@@ -44,7 +44,7 @@ struct model_budget {
   double mlp_share;                        // mlp / total, 0..1
 };
 
-model_budget model_budget_count(const model_config& config);
+model_budget model_budget_count(const budget_shape& config);
 
 // Bytes of MLP weights read per generated token, from the budget's own counts
 // (param_budget.h: budget_count(h, f, layers).swiglu_per_layer).

@@ -15,6 +15,20 @@ uint64_t model_download_to_confirm(const model_session& ms) {
   return ms.status.phase == MODEL_STATUS_ASKING ? ms.status.download_bytes : 0;
 }
 
+bool model_status_chunk_failed(const model_status& st) {
+  return st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED;
+}
+
+bool model_status_retry(const model_status& st) {
+  return st.phase == MODEL_STATUS_FAILED || st.paused || model_status_chunk_failed(st);
+}
+
+// "model-00001-of-00002.safetensors: the bytes are not the ones listed"
+static std::string failure_text(const model_status& st) {
+  const std::string why = live_fault_text(st.error);
+  return st.failed_file.empty() ? why : st.failed_file + tr(STR_MIRROR_COLON) + why;
+}
+
 std::vector<std::string> model_status_lines(const model_session& ms) {
   const model_status& st = ms.status;
   std::vector<std::string> out;
@@ -34,14 +48,14 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
       uint64_t loaded = 0, total = 0;
       for (const model_status_file& f : st.files) loaded += f.loaded, total += f.total;
       out.push_back(strf(tr(STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
-      if (st.paused) out.push_back(tr(STR_MODEL_PAUSED));
+      if (model_status_chunk_failed(st)) out.push_back(strf(tr(STR_MODEL_CHUNK_FAILED), failure_text(st).c_str()));
+      else if (st.paused) out.push_back(tr(STR_MODEL_PAUSED));
       break;
     }
-    case MODEL_STATUS_FAILED: {
-      const std::string why = live_fault_text(st.error);
-      out.push_back(strf(tr(STR_MODEL_FAILED), (st.failed_file.empty() ? why : st.failed_file + tr(STR_MIRROR_COLON) + why).c_str()));
+    case MODEL_STATUS_FAILED:  // named by where it is (the gates view's source line does the same)
+      if (st.error.fault == STREAM_WORKER_STOPPED) out.push_back(strf(tr(STR_MODEL_FAILED), failure_text(st).c_str()));
+      else out.push_back(strf(tr(STR_MODEL_FAILED_AT), ms.location.c_str(), failure_text(st).c_str()));
       break;
-    }
     case MODEL_STATUS_READY:
       if (ms.pending || !ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));  // a new question runs
       break;
@@ -269,8 +283,8 @@ static std::string status_text(const model_session& ms) {
 
 
 std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
-  if (!ls || !ls->model) return "";
-  const model_session& ms = *ls->model;
+  if (!ls || !ls->model.service) return "";
+  const model_session& ms = ls->model;
   std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms);
   if (!model_view_ready(ms, s)) return out;
   const model_reply& r = ms.reply;
@@ -295,8 +309,8 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
 }
 
 std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice&) {
-  if (!ls || !ls->model) return "";
-  const model_session& ms = *ls->model;
+  if (!ls || !ls->model.service) return "";
+  const model_session& ms = ls->model;
   std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms);
   if (!model_view_ready(ms, s)) return out;
   const model_reply& r = ms.reply;
@@ -310,8 +324,8 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
 }
 
 std::string gates_stream_view_text(const lab_state& s, live_session* ls) {
-  if (!ls || !ls->model) return "";
-  const model_session& ms = *ls->model;
+  if (!ls || !ls->model.service) return "";
+  const model_session& ms = ls->model;
   std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(ms);
   if (!model_view_ready(ms, s)) return out;
   const model_reply& r = ms.reply;

@@ -115,7 +115,7 @@ quiz_verdict quiz_check_positions(const std::string& typed, const std::vector<in
 }
 
 bool quiz_expected_number(quiz_id q, const quiz_live_answers& live, double* out) {
-  const model_config c = model_config_qwen35_08b();
+  const budget_shape c = budget_shape_qwen35_08b();
   const decode_traffic t = decode_traffic_count(c.hidden, c.intermediate, c.layers);
   switch (q) {
     case QUIZ_BF16_LAYER: *out = model_megabytes(t.bf16_layer); return true;
@@ -158,7 +158,7 @@ static std::string positions_text(std::vector<int64_t> v) {
 
 std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& live) {
   if (q < 0 || q >= QUIZ_COUNT) return "";
-  const model_config c = model_config_qwen35_08b();
+  const budget_shape c = budget_shape_qwen35_08b();
   switch (q) {
     case QUIZ_BF16_ALL: return strf(tr(QUIZ[q].prompt), std::to_string(c.layers).c_str());
     case QUIZ_OPEN_SHARE: {
@@ -176,7 +176,7 @@ std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& 
 
 std::string quiz_explanation(quiz_id q, const lab_state& s, const quiz_live_answers& live) {
   if (q < 0 || q >= QUIZ_COUNT) return "";
-  const model_config c = model_config_qwen35_08b();
+  const budget_shape c = budget_shape_qwen35_08b();
   const model_budget b = model_budget_count(c);
   const decode_traffic t = decode_traffic_count(c.hidden, c.intermediate, c.layers);
   const char* why = tr(QUIZ[q].explanation);

@@ -240,16 +240,19 @@ static void sync_outputs(lab_app* app) {
   std::string fragment = "#" + url_encode(app->state);
   if (fragment != app->written_fragment) {
     const bool new_view = !app->written_fragment.empty() &&
-                          (app->written_view != app->state.view || app->written_at != app->state.path_at);
+                          (app->written_view != app->state.view || app->written_at != app->state.path_at ||
+                           app->written_model != app->state.model);
     if (new_view) platform_push_url_fragment(fragment);
     else platform_replace_url_fragment(fragment);
     app->written_fragment = fragment;
     app->written_view = app->state.view, app->written_at = app->state.path_at;
+    app->written_model = app->state.model;
   }
   // The bare address reopens this view, but never a model or pack that failed to open: the same
   // view on the built-in weights instead (the link itself still names what failed, with Retry).
   std::string stored = fragment;
-  if (live_source_failed(app->live, app->state)) {
+  if (live_source_failed(app->live, app->state) ||
+      (lab_view_on_whole_model(app->state) && model_session_failed(app->live.model, app->state))) {
     lab_state back = app->state;
     live_use_builtin(&back);
     stored = "#" + url_encode(back);

@@ -27,6 +27,7 @@ struct lab_app {
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
   int written_view = -1, written_at = -1;  // its view and place on the path: a change of view is a history entry
+  std::string written_model;               // and its model=: taking up an offer, or the way back, is one too
   std::string written_storage;        // the view the bare address reopens (never one whose weights failed)
   std::string written_mirror;
   std::string written_notice;

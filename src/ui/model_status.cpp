@@ -13,31 +13,13 @@
 #include "platform/platform.h"
 
 void model_views_frame(live_session* ls, const lab_state& s, double now) {
-  static model_session page;
-  static std::string fonts_name;  // the model and the reply whose words the fonts were asked for
-  static uint32_t fonts_reply = 0;
-  ls->model = &page;
-  model_session_frame(&page, s, platform_model(), now);
-  // The model's own words (its name, the prompt, the tokens it names): the page's fonts hold only
-  // the string table's characters until asked for more. Once per model and per reply.
-  const uint32_t reply = page.have_reply ? page.reply.id : 0;
-  if (page.status.name == fonts_name && reply == fonts_reply) return;
-  fonts_name = page.status.name;
-  fonts_reply = reply;
-  std::string text = page.status.name;
-  if (page.have_reply) {
-    const model_reply& r = page.reply;
-    for (const token_text& t : r.prompt) text += t.piece;
-    for (const auto* list : {&r.top, &r.before_top, &r.rising})
-      for (const model_next_token& t : *list) text += t.token.piece;
-    for (const model_unit_row& u : r.units)
-      for (const token_text& t : u.toward) text += t.piece;
-  }
-  platform_fonts_need(text);
+  model_session_frame(&ls->model, s, platform_model(), now);
+  const std::string text = model_session_fonts_text(&ls->model);
+  if (!text.empty()) platform_fonts_need(text);
 }
 
 void model_status_draw(live_session* ls, lab_state* s, double now) {
-  model_session* ms = ls->model;
+  model_session* ms = &ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
   if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
     if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
@@ -57,9 +39,17 @@ void model_status_draw(live_session* ls, lab_state* s, double now) {
     if (ImGui::Button(tr(STR_LIVE_CANCEL))) svc->model_cancel();
     item_probe("model-cancel");
   }
-  if (st.phase == MODEL_STATUS_FAILED || st.paused) {
+  if (model_status_retry(st)) {
     if (ImGui::Button(tr(STR_LIVE_RETRY))) svc->model_retry();
     item_probe("model-retry");
+  }
+  // The way back from a model that cannot be opened or loaded: the built-in weights, every other
+  // setting kept (under lock=1 too: the teacher's model failed, and this keeps the class going).
+  if ((st.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(st)) && !model_session_builtin(*ms)) {
+    const char* label = tr(STR_LIVE_USE_BUILTIN);
+    widget_same_line_if_fits(widget_button_width(label));
+    if (ImGui::Button(label)) live_use_builtin(s);
+    item_probe("model-use-builtin");
   }
 }
 

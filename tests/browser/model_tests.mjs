@@ -222,4 +222,36 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       h.hub.close();
     }
   });
+
+  // An open page, as a teacher uses it: model= edited to the same built-in files by their absolute
+  // address and back (the views are asked again, never left on "cancelled"); then the model's
+  // worker dies (its wasm aborted): the page says so in words, and Retry starts a new worker that
+  // brings the numbers back.
+  test("model: model= switched in an open page answers both ways; a dead worker is said and replaced by Retry", async (site) => {
+    const base = forward(site, ["--text", "中国的首都是"]);
+    const row = `id ${base.top[0].id}, P: ${pct(base.top[0].p)}`;
+    for (const view of ["view=rules", "view=flow", "view=gates&in=stream"]) {
+      const page = await openPage(site, `#v=1&${view}&lang=en`);
+      const ready = view === "view=rules" ? row : view === "view=flow" ? "ratio" : "Layer 23";
+      await waitForMirror(page, ready, TIMEOUT);
+      const absolute = new URL("models/synthetic/", page.url()).href;
+      for (const model of [`&model=${absolute}`, ""]) {
+        await page.evaluate((h) => { location.hash = h; }, `#v=1&${view}&lang=en${model}`);
+        await page.waitForFunction((m) => !m || document.getElementById("lab-text").textContent.includes("This checkpoint says it is synthetic"), model, { timeout: TIMEOUT });
+        await waitForMirror(page, ready, TIMEOUT);
+        const text = await mirror(page);
+        expect(!text.includes("cancelled"), `${view}${model}: the view says cancelled:\n${text}`);
+      }
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    }
+    const page = await openPage(site, "#v=1&view=rules&lang=en");
+    await waitForMirror(page, row, TIMEOUT);
+    await page.evaluate(() => Module.labModel.worker.dispatchEvent(new ErrorEvent("error", { message: "Aborted(OOM)" })));
+    await waitForMirror(page, "the model's worker stopped (Aborted(OOM))", TIMEOUT);
+    await clickItem(page, "model-retry");
+    await page.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("worker stopped"), null, { timeout: TIMEOUT });
+    await waitForMirror(page, row, TIMEOUT);
+    await page.context().close();
+  });
 }

@@ -21,7 +21,7 @@ static bool contains(const std::string& s, const std::string& part) { return s.f
 // [SECTION] the whole model
 
 TEST_CASE("Qwen3.5-0.8B from its configuration: 752M parameters, the MLP 35 %, attention ≈ 233M") {
-  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  const model_budget b = model_budget_count(budget_shape_qwen35_08b());
   CHECK(b.embedding == 248320LL * 1024);  // 254,279,680
   CHECK(b.mlp_per_layer == 11010048);
   CHECK(b.mlp == 264241152);               // 24 x 3 x 1024 x 3584

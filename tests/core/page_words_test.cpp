@@ -76,7 +76,7 @@ TEST_CASE("words: a share too small for its decimals keeps two significant digit
   CHECK(fmt_share(0, 1) == "0.0 %");
   CHECK(fmt_share(-0.0000123, 1) == "-0.0012 %");
   // Qwen3.5-0.8B's norms: 50,176 of 752,393,024 parameters, 0.00667 %.
-  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  const model_budget b = model_budget_count(budget_shape_qwen35_08b());
   CHECK(b.norms == 50176);
   CHECK(lab_model_percent(b.norms) == "0.0067 %");
   CHECK(lab_model_percent(b.mlp) == "35.1 %");

@@ -8,7 +8,13 @@ namespace {
 // A service whose status the test sets; it never answers.
 struct scripted_service final : model_service {
   model_status now;
-  void model_open(const std::string&) override {}
+  uint64_t changes = 0;
+  void set(model_status s) {
+    now = std::move(s);
+    now.generation = 1;  // the one open
+    changes++;
+  }
+  uint32_t model_open(const std::string&) override { return 1; }
   void model_go() override {}
   void model_cancel() override {}
   void model_retry() override {}
@@ -16,6 +22,7 @@ struct scripted_service final : model_service {
   uint64_t model_cache_bytes() const override { return 0; }
   uint32_t model_ask(const model_question&) override { return 1; }
   model_status model_status_now() override { return now; }
+  uint64_t model_status_changes() const override { return changes; }
   bool model_poll(uint32_t, model_reply*) override { return false; }
 };
 
@@ -36,7 +43,7 @@ TEST_CASE("model session: the download's progress moves what is shown at most ev
   s.view = LAB_VIEW_RULES;
   const double frame = 1.0 / 60;
   double t = 10;
-  service.now = loading(0);
+  service.set(loading(0));
   model_session_frame(&ms, s, &service, t);
   REQUIRE(ms.status.files.at(0).loaded == 0);
 
@@ -45,7 +52,7 @@ TEST_CASE("model session: the download's progress moves what is shown at most ev
   uint64_t shown = 0;
   for (int i = 1; i <= 60; i++) {
     t += frame;
-    service.now = loading(uint64_t(i) * 10);
+    service.set(loading(uint64_t(i) * 10));
     model_session_frame(&ms, s, &service, t);
     if (ms.status.files.at(0).loaded != shown) ++changes, shown = ms.status.files.at(0).loaded;
   }
@@ -55,14 +62,16 @@ TEST_CASE("model session: the download's progress moves what is shown at most ev
 
   // A pause, a failure, the end of the download show in the very next frame.
   t += frame;
-  service.now = loading(610);
+  service.set(loading(610));
   service.now.paused = true;
+  service.changes++;
   model_session_frame(&ms, s, &service, t);
   CHECK(ms.status.paused);
   CHECK(ms.status.files.at(0).loaded == 610);
   t += frame;
-  service.now = loading(1000);
+  service.set(loading(1000));
   service.now.phase = MODEL_STATUS_READY;
+  service.changes++;
   model_session_frame(&ms, s, &service, t);
   CHECK(ms.status.phase == MODEL_STATUS_READY);
   CHECK(ms.status.files.at(0).loaded == 1000);

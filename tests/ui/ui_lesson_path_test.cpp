@@ -132,7 +132,7 @@ TEST_CASE("a glossary term's definition, shown by the keyboard's focus, covers n
 }
 
 TEST_CASE("the whole model's bar: each block labelled with its share, the norms' 0.0067 % too") {
-  const model_budget b = model_budget_count(model_config_qwen35_08b());
+  const model_budget b = model_budget_count(budget_shape_qwen35_08b());
   for (screen sc : SCREENS)
     for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
       INFO(sc.w << " " << l);

@@ -152,7 +152,7 @@ TEST_CASE("whole model: the built-in model offers the real one (model= set, noth
 TEST_CASE("whole model: a model= that is not there says so in both languages, and Retry is offered") {
   model_site site;
   headless_page page("#v=1&view=rules&model=elsewhere/&lang=zh");
-  const std::string failed = tr_in(LAB_LANG_ZH, STR_MODEL_FAILED);
+  const std::string failed = tr_in(LAB_LANG_ZH, STR_MODEL_FAILED_AT);
   REQUIRE(model_site::settle_until(page, failed.substr(0, failed.find("%s"))));
   INFO(page.mirror());
   CHECK(contains(page.mirror(), "config.json"));

@@ -11,6 +11,7 @@
 #include "core/lab_state.h"
 #include "core/progress_pace.h"
 #include "core/experiments/gate_activity.h"
+#include "core/experiments/model_session.h"
 #include "core/experiments/token_experiments.h"
 #include "core/experiments/unit_weights.h"
 #include "core/source/layer_source.h"
@@ -66,9 +67,9 @@ struct live_session {
   // The sentence typed in the header (ui/sentence_box.cpp), for the checkpoint `typing_model` names.
   std::unique_ptr<sentence_tokenizer> typing;
   std::string typing_model;
-  // The whole model's views' session (view=rules, view=flow: core/experiments/model_session.h),
-  // kept by the page (ui/model_status.cpp); null where there is none.
-  struct model_session* model = nullptr;
+  // The whole model's views' session (view=rules, view=flow, gates in=stream:
+  // core/experiments/model_session.h); its service is null until a whole-model view opened one.
+  model_session model;
   std::string sentence_note;  // what the typed sentence changed ("token 0 is now the one changed"), until the next one
 };
 

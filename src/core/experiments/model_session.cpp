@@ -30,6 +30,12 @@ model_question model_session_question(const lab_state& s, int layers) {
   return q;
 }
 
+bool model_session_failed(const model_session& ms, const lab_state& s) {
+  if (!ms.service || s.model.empty() || model_session_builtin(ms) || ms.location != model_session_location(s)) return false;
+  const model_status& st = ms.status;
+  return st.phase == MODEL_STATUS_FAILED || (st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED);
+}
+
 bool model_session_current(const model_session& ms, const lab_state& s) {
   return ms.have_reply && ms.asked == model_session_question(s, ms.status.layers);
 }
@@ -43,27 +49,51 @@ static bool only_progress_moved(const model_status& a, const model_status& b) {
   return model_status_json(x) == model_status_json(y);
 }
 
+// A reply that says the model was not ready (the worker answered a question asked on a status
+// that was already out of date) is no answer: the question is asked again once the model is ready.
+static bool reply_not_ready(const model_reply& r) { return r.error.fault == STREAM_CANCELLED; }
+enum { MODEL_NOT_READY_ASKS = 3 };  // then the reply stands, and says "cancelled"
+
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
   if (!service) return;
   if (ms->service != service) *ms = model_session(), ms->service = service;
   const std::string where = model_session_location(s);
-  if (where != ms->location) {  // another model: nothing of the last one's answers stays
-    ms->location = where;
-    ms->pending = 0;
-    ms->have_reply = false;
-    ms->reply = model_reply();
-    service->model_open(where);
+  const uint32_t generation = service->model_open(where);
+  if (where != ms->location || generation != ms->generation) {  // another model: nothing of the last one's stays
+    model_session fresh;
+    fresh.service = service;
+    fresh.location = where;
+    fresh.generation = generation;
+    fresh.status.location = where;
+    fresh.status.generation = generation;
+    fresh.status.phase = MODEL_STATUS_OPENING;
+    *ms = std::move(fresh);
   }
   service->model_pump(now);
-  model_status now_status = service->model_status_now();
-  // Anything but the progress shows at once; the progress moves at most every LAB_PROGRESS_EVERY_S.
-  if (ms->status_pace.due(now, !only_progress_moved(ms->status, now_status))) ms->status = std::move(now_status);
+  const uint64_t changes = service->model_status_changes();
+  if (changes != ms->status_seen) {
+    model_status now_status = service->model_status_now();
+    // A status of an earlier open is the previous model's: this one is still opening.
+    if (now_status.generation == ms->generation) {
+      // Anything but the progress shows at once; the progress moves at most every LAB_PROGRESS_EVERY_S.
+      if (ms->status_pace.due(now, !only_progress_moved(ms->status, now_status))) {
+        ms->status = std::move(now_status);
+        ms->status_seen = changes;
+      }
+    } else {
+      ms->status_seen = changes;
+    }
+  }
   if (ms->pending) {
     model_reply r;
     if (service->model_poll(ms->pending, &r)) {
       ms->pending = 0;
-      ms->reply = r;
-      ms->have_reply = true;
+      if (reply_not_ready(r) && ms->not_ready_replies < MODEL_NOT_READY_ASKS) {
+        ms->not_ready_replies++;
+      } else {
+        ms->reply = r;
+        ms->have_reply = true;
+      }
     }
   }
   const model_question q = model_session_question(s, ms->status.layers);
@@ -72,4 +102,21 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
     ms->have_reply = false;
     ms->pending = service->model_ask(q);
   }
+}
+
+std::string model_session_fonts_text(model_session* ms) {
+  const uint32_t reply = ms->have_reply ? ms->reply.id : 0;
+  if (ms->status.name == ms->fonts_name && reply == ms->fonts_reply) return "";
+  ms->fonts_name = ms->status.name;
+  ms->fonts_reply = reply;
+  std::string text = ms->status.name;
+  if (ms->have_reply) {
+    const model_reply& r = ms->reply;
+    for (const token_text& t : r.prompt) text += t.piece;
+    for (const auto* list : {&r.top, &r.before_top, &r.rising})
+      for (const model_next_token& t : *list) text += t.token.piece;
+    for (const model_unit_row& u : r.units)
+      for (const token_text& t : u.toward) text += t.piece;
+  }
+  return text;
 }

@@ -17,15 +17,24 @@
 // The prompt of lesson 003 when a link names none (the model's own tokenizer.json splits it).
 #define MODEL_LESSON_PROMPT "中国的首都是"
 
+// Plain data, a member of the page's live_session: everything of one opened model lives here and
+// goes with it when another model opens (`generation` counts the opens).
 struct model_session {
   model_service* service = nullptr;
   std::string location;      // what the service was opened with
+  uint32_t generation = 0;   // the service's open that `status` and `reply` belong to
+  uint64_t status_seen = 0;  // the service's status change last read (model_status_changes)
   model_status status;       // the newest, as of this frame (its progress at most every LAB_PROGRESS_EVERY_S)
   progress_pace status_pace; // when `status` was last taken
   model_question asked;      // the question of `pending` or of `reply`
   uint32_t pending = 0;      // asked, not answered yet
+  int not_ready_replies = 0; // answers "not ready" to this open (the status said ready too early): asked again, a few times
   bool have_reply = false;   // `reply` answers `asked`
   model_reply reply;
+  // The model's own words (its name, the prompt, the tokens it names) the fonts were asked for:
+  // once per model and per reply (the page's fonts hold only the string table's characters).
+  std::string fonts_name;
+  uint32_t fonts_reply = 0;
 };
 
 // The model a state names: its model= when set, else the built-in one.
@@ -44,5 +53,10 @@ std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 // question once the model is ready and collects its answer. A change of the status that is only
 // the download's progress shows at most every LAB_PROGRESS_EVERY_S.
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
+// The text the fonts still need for this session's model and reply ("" when they have it), marked as asked.
+std::string model_session_fonts_text(model_session* ms);
+// The model the state names (model=, not the built-in one) could not be opened or loaded: the
+// bare address then reopens the view on the built-in model, never this one.
+bool model_session_failed(const model_session& ms, const lab_state& s);
 // The reply answers the state's question as it is now (a newer one may be on its way).
 bool model_session_current(const model_session& ms, const lab_state& s);

@@ -317,6 +317,7 @@ bool model_reply_parse(const std::string& json, model_reply* out) {
 std::string model_status_json(const model_status& s) {
   jw w;
   w.str("location", s.location);
+  w.num("generation", s.generation);
   w.num("phase", s.phase);
   w.str("name", s.name);
   w.flag("synthetic", s.synthetic);
@@ -341,6 +342,7 @@ std::string model_status_json(const model_status& s) {
 static model_status status_read(const cJSON* o) {
   model_status s;
   s.location = json_string(json_member(o, "location"));
+  s.generation = (uint32_t)get_size(o, "generation");
   s.phase = (model_status_phase)get_small(o, "phase", 0, 0, MODEL_STATUS_FAILED);
   s.name = json_string(json_member(o, "name"));
   s.synthetic = cJSON_IsTrue(json_member(o, "synthetic"));

@@ -81,6 +81,7 @@ struct model_status_file {
 
 struct model_status {
   std::string location;                // as opened
+  uint32_t generation = 0;             // the page's open it answers (a status of an earlier open is not this model's)
   model_status_phase phase = MODEL_STATUS_IDLE;
   std::string name;                    // "_name_or_path", or the location
   bool synthetic = false;

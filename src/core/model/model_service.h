@@ -18,8 +18,10 @@ constexpr uint64_t MODEL_CACHE_BUDGET_BYTES = 2ull << 30;
 
 struct model_service {
   virtual ~model_service() = default;
-  // Opens the model at `location` (the same one again: nothing).
-  virtual void model_open(const std::string& location) = 0;
+  // Opens the model at `location` (the same one again: nothing, unless the last open failed for
+  // good: a worker that stopped is replaced). Returns the open's generation: statuses carry it, and
+  // one of an earlier generation is never this model's.
+  virtual uint32_t model_open(const std::string& location) = 0;
   virtual void model_go() = 0;      // the user named the download's size and tapped
   virtual void model_cancel() = 0;
   virtual void model_retry() = 0;
@@ -29,8 +31,10 @@ struct model_service {
   virtual uint64_t model_cache_bytes() const = 0;
   // Asks a question; its answer comes later (model_poll).
   virtual uint32_t model_ask(const model_question& q) = 0;
-  // From the frame: the newest status, and the answer to `id` once it is in (true once).
+  // From the frame: the newest status, and the answer to `id` once it is in (true once). The
+  // status is read again only when model_status_changes() moved.
   virtual model_status model_status_now() = 0;
+  virtual uint64_t model_status_changes() const = 0;
   virtual bool model_poll(uint32_t id, model_reply* out) = 0;
   // From the frame (the in-process service works here; the worker's needs nothing).
   virtual void model_pump(double now) { (void)now; }

@@ -1,5 +1,8 @@
 // The whole model in-process (see model_service.h): the host behind the same JSON messages the
-// page's worker exchanges, so the UI tests and the CLI exercise the page's protocol.
+// page's worker exchanges, so the UI tests and the CLI exercise the page's protocol. It keeps the
+// worker's timing too: a message is handled at the next pump, and the status the frame reads is
+// the one published before that pump handled this frame's messages. So a test sees what the page
+// sees in the frame a model changes: the previous model's status, one frame late.
 #include <deque>
 #include <map>
 
@@ -18,10 +21,18 @@ struct local_service final : model_service {
 
   // Opening and Retry start requests: they run at the next pump, on its clock (the stall window
   // counts from there), as the worker runs them on its own when their message comes.
-  std::string to_open;
+  std::string location, to_open;
+  uint32_t generation = 0, host_generation = 0;
   bool open_pending = false, retry_pending = false;
+  std::string published;  // the status as the page last received it
+  uint64_t changes = 0;
 
-  void model_open(const std::string& location) override { to_open = location, open_pending = true; }
+  uint32_t model_open(const std::string& where) override {
+    if (where == location && generation > 0) return generation;
+    location = to_open = where;
+    open_pending = true;
+    return ++generation;
+  }
   void model_go() override { host.go(); }
   void model_cancel() override { host.cancel(); }
   void model_retry() override { retry_pending = true; }
@@ -36,9 +47,10 @@ struct local_service final : model_service {
   }
   model_status model_status_now() override {
     model_status s;
-    model_status_parse(model_status_json(host.status()), &s);
+    model_status_parse(published, &s);
     return s;
   }
+  uint64_t model_status_changes() const override { return changes; }
   bool model_poll(uint32_t id, model_reply* out) override {
     auto it = answers.find(id);
     if (it == answers.end()) return false;
@@ -46,12 +58,19 @@ struct local_service final : model_service {
     answers.erase(it);
     return ok;
   }
+  void publish() {
+    model_status s = host.status();
+    s.generation = host_generation;
+    std::string json = model_status_json(s);
+    if (json != published) published = std::move(json), changes++;
+  }
   void model_pump(double t) override {
     now = t;
-    if (open_pending) host.open(to_open, now), open_pending = false;
+    publish();  // what the worker had sent before this frame's messages reached it
+    if (open_pending) host.open(to_open, now), host_generation = generation, open_pending = false;
     if (retry_pending) host.retry(now), retry_pending = false;
     host.pump(now);
-    while (!questions.empty() && host.ready()) {
+    while (!questions.empty()) {  // the worker answers every question, ready or not
       model_question q;
       if (model_question_parse(questions.front(), &q)) answers[q.id] = model_reply_json(host.answer(q));
       questions.pop_front();

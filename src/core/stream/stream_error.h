@@ -38,6 +38,7 @@ enum stream_fault {
   STREAM_REDIRECT,           // a redirect the browser would not follow: a loop, another scheme, or CORS at its target
   // The whole model (core/model/):
   STREAM_UNSUPPORTED,        // a layer type, window or RoPE the forward pass cannot run (reason names it)
+  STREAM_WORKER_STOPPED,     // the page's model worker died (out of memory, a crash): detail is the browser's words
   STREAM_FAULT_COUNT
 };
 

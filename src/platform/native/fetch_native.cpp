@@ -94,7 +94,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   requested_ranges.push_back({q.begin, q.begin + q.length});
   fetch_fault f;
   auto fi = faults.find(file);
-  if (fi != faults.end() && fi->second.times != 0) {
+  if (fi != faults.end() && fi->second.times != 0 && q.begin >= fi->second.from_byte) {
     f = fi->second;
     if (fi->second.times > 0) fi->second.times--;
   }

@@ -28,6 +28,7 @@ struct fetch_fault {
   double retry_after = -1; // with status 429: the Retry-After it sends
   bool redirect_failed = false;  // status 0 after a redirect the browser would not follow
   int times = -1;          // how many requests it hits (-1: all)
+  uint64_t from_byte = 0;  // only ranges that begin here or later (a file's weights, its header read whole)
 };
 
 struct native_fetch : fetch_client {

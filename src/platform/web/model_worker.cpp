@@ -5,7 +5,7 @@
 // and IndexedDB, no DOM) with the whole model's own cache, and runs every forward pass here, so
 // the page's thread only posts questions and draws answers.
 //
-//   model_worker_open(location)    a model (relative to the page, http(s), or hf:OWNER/NAME)
+//   model_worker_open(location, generation)    a model (relative to the page, http(s), or hf:OWNER/NAME)
 //   model_worker_go / _cancel / _retry / _clear
 //   model_worker_pump(budget_ms)   loads for about budget_ms; 1 while there is more to do
 //   model_worker_status()          the status as JSON (model_protocol.h)
@@ -23,6 +23,7 @@ double platform_now_seconds() { return emscripten_get_now() / 1000.0; }
 
 namespace {
 model_host* g_host = nullptr;
+uint32_t g_generation = 0;  // the page's open being served: every status carries it
 std::string g_out;
 bool g_event = false;
 
@@ -44,7 +45,10 @@ model_host* host() {
 }  // namespace
 
 extern "C" {
-EMSCRIPTEN_KEEPALIVE void model_worker_open(const char* location) { host()->open(location, platform_now_seconds()); }
+EMSCRIPTEN_KEEPALIVE void model_worker_open(const char* location, int generation) {
+  g_generation = (uint32_t)generation;
+  host()->open(location, platform_now_seconds());
+}
 EMSCRIPTEN_KEEPALIVE void model_worker_go() { host()->go(); }
 EMSCRIPTEN_KEEPALIVE void model_worker_cancel() { host()->cancel(); }
 EMSCRIPTEN_KEEPALIVE void model_worker_retry() { host()->retry(platform_now_seconds()); }
@@ -74,7 +78,9 @@ EMSCRIPTEN_KEEPALIVE int model_worker_pump(double budget_ms) {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* model_worker_status() {
-  g_out = model_status_json(host()->status());
+  model_status s = host()->status();
+  s.generation = g_generation;
+  g_out = model_status_json(s);
   return g_out.c_str();
 }
 

@@ -1,0 +1,146 @@
+// The whole-model views as a class meets them, headless: a model changed in an open page is asked
+// again (never left on the previous model's "cancelled"); a model that cannot be opened, or a part
+// of it that fails while loading, names where and why, offers Retry and the way back to the
+// built-in weights (a history entry; never what the bare address reopens). The in-process model
+// service keeps the worker's timing (a frame late), so these frames are the page's.
+#include "ui_harness.h"
+
+#include "core/checkpoint/synthetic_model.h"
+#include "core/experiments/model_session.h"
+#include "core/model_view.h"
+#include "core/strings.h"
+#include "core/url_state.h"
+#include "platform/native/fetch_native.h"
+#include "platform/native/platform_native.h"
+
+namespace {
+
+// The built-in model beside the page, and the same files at two more places (checkpoints named by
+// model=), served by the fetch twin.
+struct two_models {
+  mem_files files;
+  std::string weights;  // the safetensors file's name
+  two_models() {
+    for (const auto& f : synth_model_planted_make())
+      for (const char* at : {MODEL_DEFAULT_LOCATION, "copy/", "other/"}) {
+        files.files[std::string(at) + f.first] = f.second;
+        if (f.first.size() > 12 && f.first.compare(f.first.size() - 12, 12, ".safetensors") == 0) weights = f.first;
+      }
+    native_fetch* net = platform_native_fetch();
+    *net = native_fetch();
+    net->files = &files;
+    net->base = "";
+    platform_native_model_reset();
+  }
+  // Frames and answers until `done`, at most `frames`.
+  template <class F>
+  static bool settle_until(headless_page& page, F done, int frames = 3000) {
+    for (int i = 0; i < frames; i++) {
+      page.frame();
+      platform_native_fetch()->deliver(page.now);
+      if (done()) {
+        for (int k = 0; k < 3; k++) page.frame();
+        return true;
+      }
+    }
+    return false;
+  }
+  static bool answered(headless_page& page) {
+    return model_view_ready(page.app.live.model, page.app.state) &&
+           page.app.live.model.location == model_session_location(page.app.state);
+  }
+};
+
+std::string before_args(str_id id, lab_lang l) {
+  const std::string s = tr_in(l, id);
+  return s.substr(0, s.find("%s"));
+}
+
+}  // namespace
+
+TEST_CASE("model change: model= edited in an open page is asked again on rules, flow and gates in=stream, both ways") {
+  two_models site;
+  for (const char* view : {"view=rules&off=23:75", "view=flow&tok=2", "view=gates&in=stream"}) {
+    INFO(view);
+    const std::string base = std::string("#v=1&") + view;
+    headless_page page(base);
+    REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+    // built-in -> checkpoint -> another checkpoint -> built-in, each in the open page
+    for (const char* model : {"&model=copy/", "&model=other/", ""}) {
+      INFO(model);
+      page.open(base + model);
+      INFO(page.mirror());
+      REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+      CHECK_FALSE(contains(page.mirror(), tr(STR_FAULT_CANCELLED)));
+      CHECK(page.app.live.model.reply.error.fault == STREAM_OK);
+      // It stays answered over more frames: nothing of the previous model comes back.
+      for (int i = 0; i < 30; i++) page.frame(), platform_native_fetch()->deliver(page.now);
+      CHECK(two_models::answered(page));
+    }
+  }
+}
+
+TEST_CASE("model failed: the source named, Retry and the way back (a history entry), never what the bare address reopens") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    two_models site;
+    const std::string lang = l == LAB_LANG_EN ? "en" : "zh";
+    {
+      headless_page page("#v=1&view=rules&off=23:75&layer=23&unit=75&model=elsewhere/&lang=" + lang);
+      REQUIRE(site.settle_until(page, [&] { return page.app.live.model.status.phase == MODEL_STATUS_FAILED; }));
+      INFO(page.mirror());
+      CHECK(contains(page.mirror(), before_args(STR_MODEL_FAILED_AT, l)));
+      CHECK(contains(page.mirror(), "elsewhere/"));
+      CHECK(contains(page.mirror(), "config.json"));
+      scroll_through(page, "failed model");
+      CHECK(has_widget("model-retry"));
+      REQUIRE(has_widget("model-use-builtin"));
+      const url_decoded stored = url_decode(platform_storage_get("swiglu-lab.last-view"));
+      CHECK(stored.state.model.empty());  // the bare address: the same view on the built-in model
+      CHECK(stored.state.view == LAB_VIEW_RULES);
+      const size_t entries = (size_t)platform_native_history_length();
+      page.click("model-use-builtin");
+      REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+      const lab_state s = page.url().state;
+      CHECK(s.model.empty());
+      CHECK(s.view == LAB_VIEW_RULES);
+      CHECK(s.layer == 23);
+      CHECK(s.unit == 75);
+      CHECK(s.off == std::vector<int64_t>{23, 75});
+      CHECK((size_t)platform_native_history_length() == entries + 1);  // Back returns to what failed
+    }
+    headless_page bare("", 1280, 800, true);
+    REQUIRE(site.settle_until(bare, [&] { return two_models::answered(bare); }));
+    CHECK(bare.url().state.view == LAB_VIEW_RULES);
+    CHECK(bare.url().state.model.empty());
+  }
+}
+
+TEST_CASE("model chunk failed: a part that fails while loading is named with Retry and the way back; Retry loads the rest") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    two_models site;
+    const std::string lang = l == LAB_LANG_EN ? "en" : "zh";
+    headless_page page("#v=1&view=flow&model=copy/&lang=" + lang);
+    const model_session& ms = page.app.live.model;
+    // The header is read whole; every range of the weights after it fails.
+    fetch_fault& fault = platform_native_fetch()->faults["copy/" + site.weights];
+    fault.status = 500;
+    fault.from_byte = 1;
+    const bool shown = site.settle_until(page, [&] { return contains(page.mirror(), before_args(STR_MODEL_CHUNK_FAILED, l)); });
+    INFO(model_status_json(ms.status));
+    INFO(page.mirror());
+    REQUIRE(shown);
+    INFO(page.mirror());
+    CHECK(contains(page.mirror(), site.weights));
+    scroll_through(page, "failed chunk");
+    CHECK(has_widget("model-retry"));
+    CHECK(has_widget("model-use-builtin"));
+    CHECK(url_decode(platform_storage_get("swiglu-lab.last-view")).state.model.empty());
+    // The host is fixed: Retry fetches what is missing, and the numbers come.
+    fault.status = 0;
+    page.click("model-retry");
+    REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+    CHECK(page.url().state.model == "copy/");
+  }
+}
