@@ -338,8 +338,13 @@ void lab_app_frame(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
   const bool whole_model = lab_view_on_whole_model(app->state);  // its own session and status, no MLP source
-  if (whole_model) model_views_frame(&app->live, app->state, now);
-  else if (v.live()) app->choice = live_prepare(app, now);
+  if (whole_model) {
+    model_views_frame(&app->live, app->state, now);
+    // Link values this model does not have: said once in the notice, the link rewritten to what is shown.
+    const std::vector<live_fallback> fallbacks = model_session_fallbacks(app->live.model, app->state);
+    for (const live_fallback& f : fallbacks) app->notices.push_back(live_fallback_text(f));
+    model_session_apply_fallbacks(&app->state, fallbacks, app->live.model);
+  } else if (v.live()) app->choice = live_prepare(app, now);
   // On a phone the gates view's figure comes first, as in the early text (its histograms at the
   // top), and the live header under the view: at the first frame the figures stay on screen. A
   // failure (what failed, Retry) goes back on top, where it is seen.

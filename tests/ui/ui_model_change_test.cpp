@@ -5,6 +5,8 @@
 // service keeps the worker's timing (a frame late), so these frames are the page's.
 #include "ui_harness.h"
 
+#include <functional>
+
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
 #include "core/model_view.h"
@@ -143,4 +145,33 @@ TEST_CASE("model chunk failed: a part that fails while loading is named with Ret
     REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
     CHECK(page.url().state.model == "copy/");
   }
+}
+
+TEST_CASE("model fallbacks: ids, off, layer, unit and tok the model does not have are named in the notice and the link shows what is used") {
+  struct case_t {
+    const char* fragment;
+    const char* key;  // named in the notice
+    std::function<bool(const lab_state&)> shown;
+  };
+  const std::vector<case_t> cases = {
+      {"view=rules&ids=600,700,5", "'ids'", [](const lab_state& s) { return s.ids.empty(); }},
+      {"view=gates&in=stream&ids=5,600", "'ids'", [](const lab_state& s) { return s.ids.empty(); }},
+      {"view=rules&off=23:192,24:5,23:75,23:75", "'off'", [](const lab_state& s) { return s.off == std::vector<int64_t>{23, 75}; }},
+      {"view=rules&layer=23&unit=99999", "'unit'", [](const lab_state& s) { return s.layer == -1; }},
+      {"view=rules&layer=99&unit=5", "'layer'", [](const lab_state& s) { return s.layer == -1; }},
+      {"view=flow&tok=99", "'tok'", [](const lab_state& s) { return s.token == -1; }},
+  };
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (const case_t& c : cases) {
+      INFO(c.fragment << " " << l);
+      two_models site;
+      headless_page page(std::string("#v=1&") + c.fragment + (l == LAB_LANG_ZH ? "&lang=zh" : ""));
+      REQUIRE(site.settle_until(page, [&] { return two_models::answered(page) && c.shown(page.app.state); }));
+      std::string notices;
+      for (const std::string& n : page.app.notices) notices += n + "\n";
+      INFO(notices);
+      CHECK(contains(notices, c.key));
+      CHECK(c.shown(page.url().state));  // the link says what is shown
+      CHECK(contains(page.mirror(), l == LAB_LANG_EN ? "Prompt" : "提示"));
+    }
 }

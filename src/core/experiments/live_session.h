@@ -30,12 +30,6 @@ enum live_needs {
   LIVE_WHOLE_MODEL = 8,        // the whole model's forward pass (model_session.h), not the MLP source
 };
 
-// A link's value that does not fit this source, and what is shown instead. For "ids": the id
-// the model refused, and the vocabulary's last id (the lesson's sentence is shown).
-struct live_fallback {
-  const char* key;
-  std::string value, shown;
-};
 
 // The state's choices made concrete for this source (a link may name layers it does not have).
 struct live_choice {

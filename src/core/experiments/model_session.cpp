@@ -3,6 +3,7 @@
 
 #include "core/gates_text.h"
 #include "core/experiments/live_session.h"
+#include "core/strings.h"
 
 std::string model_session_location(const lab_state& s) { return s.model.empty() ? MODEL_DEFAULT_LOCATION : s.model; }
 
@@ -28,6 +29,59 @@ model_question model_session_question(const lab_state& s, int layers) {
     q.gate_token = (int)s.hist_token;
   }
   return q;
+}
+
+// The switched-off units the model has, each once, in the link's order.
+static std::vector<int64_t> off_inside(const std::vector<int64_t>& off, const model_status& st) {
+  std::vector<int64_t> out;
+  for (size_t i = 0; i + 1 < off.size(); i += 2) {
+    const int64_t l = off[i], u = off[i + 1];
+    bool seen = false;
+    for (size_t k = 0; k + 1 < out.size(); k += 2) seen |= out[k] == l && out[k + 1] == u;
+    if (!seen && model_unit_inside(st, l, u)) out.push_back(l), out.push_back(u);
+  }
+  return out;
+}
+
+static std::string pairs_text(const std::vector<int64_t>& off) {
+  std::string out;
+  for (size_t i = 0; i + 1 < off.size(); i += 2) out += (out.empty() ? "" : ",") + std::to_string(off[i]) + ":" + std::to_string(off[i + 1]);
+  return out;
+}
+
+bool model_unit_inside(const model_status& st, int64_t layer, int64_t unit) {
+  return layer >= 0 && layer < st.layers && unit >= 0 && unit < st.intermediate;
+}
+
+std::vector<live_fallback> model_session_fallbacks(const model_session& ms, const lab_state& s) {
+  std::vector<live_fallback> out;
+  const model_status& st = ms.status;
+  if (st.phase != MODEL_STATUS_READY || st.layers <= 0 || ms.location != model_session_location(s)) return out;
+  for (int64_t id : s.ids)
+    if (id < 0 || id >= st.vocab) {
+      out.push_back({"ids", std::to_string(id), std::to_string(st.vocab - 1)});
+      break;
+    }
+  const std::vector<int64_t> off = off_inside(s.off, st);
+  if (off != s.off) out.push_back({"off", pairs_text(s.off), off.empty() ? tr(STR_VALUE_NO_UNIT_OFF) : pairs_text(off)});
+  const bool picks = s.view == LAB_VIEW_RULES || s.view == LAB_VIEW_FLOW;
+  if (picks && s.layer >= st.layers) out.push_back({"layer", std::to_string(s.layer), tr(STR_VALUE_NO_LAYER)});
+  if (s.view == LAB_VIEW_RULES && s.layer >= 0 && s.layer < st.layers && (s.unit < 0 || s.unit >= st.intermediate))
+    out.push_back({"unit", std::to_string(s.unit), tr(STR_VALUE_NO_LAYER)});
+  // The prompt's length is known once it was run.
+  if (picks && s.token >= 0 && ms.have_reply && !ms.reply.prompt.empty() && s.token >= (int64_t)ms.reply.prompt.size())
+    out.push_back({"tok", std::to_string(s.token), tr(STR_VALUE_LAST_TOKEN)});
+  return out;
+}
+
+void model_session_apply_fallbacks(lab_state* s, const std::vector<live_fallback>& fallbacks, const model_session& ms) {
+  for (const live_fallback& f : fallbacks) {
+    const std::string key = f.key;
+    if (key == "ids") s->ids.clear(), s->text.clear(), s->pieces.clear();
+    if (key == "off") s->off = off_inside(s->off, ms.status);
+    if (key == "layer" || key == "unit") s->layer = -1;
+    if (key == "tok") s->token = -1;
+  }
 }
 
 bool model_session_failed(const model_session& ms, const lab_state& s) {

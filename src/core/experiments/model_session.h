@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/experiments/live_fallback.h"
 #include "core/lab_state.h"
 #include "core/progress_pace.h"
 #include "core/model/model_service.h"
@@ -55,6 +56,14 @@ std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
 // The text the fonts still need for this session's model and reply ("" when they have it), marked as asked.
 std::string model_session_fonts_text(model_session* ms);
+// The link's values this model does not have, once its size is known: token ids outside its
+// vocabulary (ids: the lesson's sentence instead), switched-off units outside it or named twice
+// (off), a picked layer or unit outside it (layer, unit: none picked), a token outside the prompt
+// (tok: the last). Each names its key, the value and what is shown (live_fallback_text words it).
+bool model_unit_inside(const model_status& st, int64_t layer, int64_t unit);
+std::vector<live_fallback> model_session_fallbacks(const model_session& ms, const lab_state& s);
+// The state as shown after those fallbacks.
+void model_session_apply_fallbacks(lab_state* s, const std::vector<live_fallback>& fallbacks, const model_session& ms);
 // The model the state names (model=, not the built-in one) could not be opened or loaded: the
 // bare address then reopens the view on the built-in model, never this one.
 bool model_session_failed(const model_session& ms, const lab_state& s);
