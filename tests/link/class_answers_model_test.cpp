@@ -27,6 +27,7 @@
 #include "core/model/model_host.h"
 #include "core/model_view.h"
 #include "core/strings.h"
+#include "core/url_state.h"
 #include "platform/native/fetch_native.h"
 
 namespace {
@@ -210,14 +211,19 @@ namespace {
 
 struct measured {
   std::string what;
-  size_t chars = 0, bytes = 0, tokens = 0, piece_bytes = 0;
+  size_t chars = 0, bytes = 0, tokens = 0, piece_bytes = 0, fragment = 0;
 };
 
-measured measure(const std::string& what, const class_answers& a) {
+// `view`: the state the link shows, for the length of the whole fragment (every key, as the page
+// writes it: "#v=1&view=rules&...&ans=...").
+measured measure(const std::string& what, const class_answers& a, lab_state view) {
   measured m;
   m.what = what;
   const std::string text = class_answers_encode(a);
   m.chars = text.size();
+  view.model = a.model;
+  view.answers = text;
+  m.fragment = 1 + url_encode(view).size();
   m.bytes = un_b64url(text).size();
   std::set<std::pair<int64_t, std::string>> tokens;
   class_answers back;
@@ -317,32 +323,36 @@ TEST_CASE("answers: the length of ans= for the lesson's answers, and Qwen3.5-0.8
     return answer_for(s);
   };
   std::vector<measured> rows;
-  auto both = [&](const std::string& what, const std::vector<carried_answer>& answers) {
+  auto both = [&](const std::string& what, const std::vector<carried_answer>& answers, const lab_state& view) {
     class_answers a = identity_of(st);
     a.answers = answers;
-    rows.push_back(measure(what + ": built-in", a));
-    rows.push_back(measure(what + ": Qwen3.5-0.8B, estimate", qwen_like(a, true)));
-    rows.push_back(measure(what + ": Qwen3.5-0.8B, no token shared", qwen_like(a, false)));
+    rows.push_back(measure(what + ": built-in", a, view));
+    rows.push_back(measure(what + ": Qwen3.5-0.8B, estimate", qwen_like(a, true), view));
+    rows.push_back(measure(what + ": Qwen3.5-0.8B, no token shared", qwen_like(a, false), view));
   };
   // (a) the lesson's rule book: the top 10 before -> after with a unit off, the rising tokens, ten
   // units with 8 tokens each, one picked unit.
-  both("(a) rule book, one unit off, one picked", {with_off({p.city_layer, p.city_unit})});
+  lab_state lesson = rules;
+  lesson.off = {p.city_layer, p.city_unit};
+  both("(a) rule book, one unit off, one picked", {with_off({p.city_layer, p.city_unit})}, lesson);
   // (b) a class set: the base answer and three switch-offs.
   both("(b) class set: base + 3 switch-offs",
        {with_off({}), with_off({p.city_layer, p.city_unit}), with_off({p.capital_layer, p.capital_unit}),
-        with_off({p.city_name_layer, p.city_name_unit})});
+        with_off({p.city_name_layer, p.city_name_unit})},
+       lesson);
   lab_state flow = lab_state_default();
   flow.view = LAB_VIEW_FLOW;
   carried_answer fa = answer_for(flow);
   fa.parts = CLASS_PART_FLOW;
-  both("flow", {fa});
+  both("flow", {fa}, flow);
   lab_state gates = lab_state_default();
   gates.view = LAB_VIEW_GATES;
   gates.gates_input = LAB_GATES_STREAM;
-  both("gates on the stream, 3 layers", {answer_for(gates)});
-  std::printf("\n| answers | ans= characters | bytes | distinct tokens | their pieces' bytes |\n| --- | --- | --- | --- | --- |\n");
+  both("gates on the stream, 3 layers", {answer_for(gates)}, gates);
+  std::printf("\n| answers | ans= characters | bytes | distinct tokens | their pieces' bytes | the whole fragment |\n"
+              "| --- | --- | --- | --- | --- | --- |\n");
   for (const measured& m : rows)
-    std::printf("| %s | %zu | %zu | %zu | %zu |\n", m.what.c_str(), m.chars, m.bytes, m.tokens, m.piece_bytes);
+    std::printf("| %s | %zu | %zu | %zu | %zu | %zu |\n", m.what.c_str(), m.chars, m.bytes, m.tokens, m.piece_bytes, m.fragment);
   std::printf("\n");
   CHECK(rows[1].chars <= 1500);  // the aim for (a) on Qwen3.5-0.8B
 }

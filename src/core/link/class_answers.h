@@ -5,7 +5,7 @@
 //
 // The text is base64url of a small versioned binary format (docs/links.md has the byte-level
 // table): a version byte, the model's identity and shape, a table of tokens (each id and piece
-// written once), then each answer: its question, and of its reply only what the views print, each
+// written once, a Chinese character in two bytes), then each answer: its question, and of its reply only what the views print, each
 // number as the digits the teacher's page printed (a probability's "20.9 %" as 209, a value's six
 // decimals as an integer), so that the student's page prints exactly the same text.
 //
@@ -40,7 +40,9 @@ struct carried_answer {
 
 struct class_answers {
   // The model the answers come from.
-  std::string model;     // its location as in model= ("" for the built-in one)
+  // Its location as in model= ("" for the built-in one). The text carries only its digest (the
+  // link holds model= in full): decoded, it is the context's model, whose digest it matched.
+  std::string model;
   std::string revision;  // the host's revision, commit or ETag digest ("" when unknown)
   std::string format;    // its weights' format, e.g. "bf16"
   // Its shape, as its status gives it (the status lines print them; the decoder bounds with them).
