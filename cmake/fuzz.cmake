@@ -30,6 +30,9 @@ fuzz_target(checkpoint tests/fuzz/fuzz_checkpoint.cpp)
 # The whole model: config.json -> architecture -> tensor plan -> the memory budget, and the pass
 # on what fits (its records and readings within what was counted for them).
 fuzz_target(model tests/fuzz/fuzz_model.cpp)
+# The whole model's answers a link carries (ans=): the decoder on hostile bytes, the views' rows
+# from what it lets through, and the encoder's own form.
+fuzz_target(answers tests/fuzz/fuzz_answers.cpp)
 
 if(SWIGLU_FUZZ)
   # tools/fuzz.sh builds them all and reads their names here.

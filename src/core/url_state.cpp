@@ -133,6 +133,10 @@ struct url_key {
   void* (*const* flag_fields)(lab_state* s) = nullptr;  // URL_KEY_FLAGS: one bool per name
 };
 
+// Keys a link writes only when set: every other key is written always (url_encode), but answers
+// are long, and most links have none.
+static bool url_key_only_when_set(const url_key& k) { return k.kind == URL_KEY_ANSWERS; }
+
 #define URL_FIELD(expr) [](lab_state* s) -> void* { return (void*)&(s->expr); }
 static void* (*const OVERLAY_FIELDS[])(lab_state*) = {URL_FIELD(show_sigmoid), URL_FIELD(show_gelu)};
 
@@ -189,6 +193,11 @@ static const url_key URL_KEYS[] = {
     // The place on the lesson path (a path may hold a view twice); -1: the view's first place.
     // Off the path it is the place the student left, where Previous / Next return.
     {"at", "-1", URL_KEY_INT, URL_FIELD(path_at), 1, -1, LAB_PATH_MAX - 1, nullptr},
+    // The whole model's answers computed on the teacher's page, so that a student's phone shows
+    // them without the model (core/link/class_answers.h reads them, and says why when it cannot).
+    // Kept here as the raw text: the key only checks its alphabet and length. Written last and only
+    // when set: a link without answers stays as it was.
+    {"ans", "", URL_KEY_ANSWERS, URL_FIELD(answers), 1, 0, LAB_ANSWERS_MAX_CHARS, nullptr},
 };
 
 // Every field of lab_state is a key's: this mirror lists the fields that have a row above, so a
@@ -224,6 +233,7 @@ struct lab_state_fields_with_keys {
   int path_at;
   int lock;
   int ui;
+  std::string answers;
 };
 static_assert(sizeof(lab_state) == sizeof(lab_state_fields_with_keys), "a lab_state field without a URL key row");
 
@@ -250,6 +260,14 @@ static bool url_text_ok(const std::string& v) {
       if (((unsigned char)v[i + k] >> 6) != 2) return false;
     i += n;
   }
+  return true;
+}
+
+// ans=: base64url's alphabet (A-Z a-z 0-9 - _, no padding), at most `max` characters.
+static bool url_answers_ok(const std::string& v, size_t max) {
+  if (v.size() > max) return false;
+  for (char c : v)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) return false;
   return true;
 }
 
@@ -352,6 +370,10 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       if (!url_text_ok(value)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
       else *(std::string*)f = value;
       break;
+    case URL_KEY_ANSWERS:  // empty: none
+      if (!url_answers_ok(value, (size_t)k.hi)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
+      else *(std::string*)f = value;
+      break;
     case URL_KEY_UNITS: {  // all or nothing: "23:275,18:65"; each pair as written, repeats dropped
       std::vector<int64_t> out;
       bool ok = value.empty() || (int)split(value, ',').size() <= k.count;
@@ -392,6 +414,7 @@ std::vector<url_key_desc> url_key_table() {
     d.hi = k.hi;
     const int names = k.kind == URL_KEY_NAME_LIST ? (int)k.hi : k.count;  // a name list picks among hi names
     for (int i = 0; k.names && i < names; i++) d.names.push_back(k.names[i]);
+    d.only_when_set = url_key_only_when_set(k);
     out.push_back(d);
   }
   return out;
@@ -470,6 +493,7 @@ static std::string encode_value(const url_key& k, lab_state* s) {
     case URL_KEY_PACK:
     case URL_KEY_MODEL:
     case URL_KEY_TEXT: return percent_encode(*(std::string*)f);
+    case URL_KEY_ANSWERS: return *(std::string*)f;  // its alphabet needs no escape
     case URL_KEY_UNITS: {
       const std::vector<int64_t>& v = *(std::vector<int64_t>*)f;
       for (size_t i = 0; i + 1 < v.size(); i += 2) out += (out.empty() ? "" : ",") + std::to_string(v[i]) + ":" + std::to_string(v[i + 1]);
@@ -482,6 +506,10 @@ static std::string encode_value(const url_key& k, lab_state* s) {
 std::string url_encode(const lab_state& state) {
   lab_state s = state;  // the table's accessors take a mutable state
   std::string out = "v=" + std::to_string(URL_STATE_VERSION);
-  for (const url_key& k : URL_KEYS) out += std::string("&") + k.key + "=" + encode_value(k, &s);
+  for (const url_key& k : URL_KEYS) {
+    const std::string v = encode_value(k, &s);
+    if (v.empty() && url_key_only_when_set(k)) continue;
+    out += std::string("&") + k.key + "=" + v;
+  }
   return out;
 }

@@ -34,7 +34,8 @@ struct url_decoded {
 // Accepts the fragment with or without its leading '#'. An empty fragment gives the defaults.
 url_decoded url_decode(const std::string& fragment);
 
-// Writes every key (not only the changed ones), so a link means the same even if defaults change.
+// Writes every key (not only the changed ones), so a link means the same even if defaults change;
+// ans= only when the state carries answers (its default, none, cannot change meaning).
 std::string url_encode(const lab_state& state);
 
 // A plain decimal number as links write it ("-1.5", "+2", "1e-3", "\u2212""1"); no hex, inf or nan.
@@ -66,6 +67,7 @@ enum url_key_kind {
   URL_KEY_MODEL,     // a checkpoint location: hf:OWNER/NAME[@REV], or a pack-like location
   URL_KEY_TEXT,      // free text up to LAB_TEXT_MAX bytes of UTF-8 (shown as text, never parsed)
   URL_KEY_UNITS,     // up to `count` "LAYER:UNIT" pairs, comma-separated, into std::vector<int64_t> (l, u, l, u, ...)
+  URL_KEY_ANSWERS,   // base64url text up to LAB_ANSWERS_MAX_CHARS, kept raw; written only when not empty
 };
 
 // A key's row, for the tests that walk the table (round trips, the README's key table).
@@ -75,6 +77,7 @@ struct url_key_desc {
   int count;
   double lo, hi;
   std::vector<std::string> names;  // choices and flags
+  bool only_when_set = false;      // written only when its value is not empty (the link stays short)
 };
 std::vector<url_key_desc> url_key_table();
 // The state a link with no keys means: every key's default (lab_state_default() is this).

@@ -265,6 +265,11 @@ static std::string random_value(const url_key_desc& k, std::mt19937& rng) {
     case URL_KEY_PACK: return rng() % 2 ? "" : "https://host.example/packs/p" + std::to_string(rng() % 1000) + "/";
     case URL_KEY_MODEL: return rng() % 2 ? "" : "hf:owner" + std::to_string(rng() % 100) + "/model-" + std::to_string(rng() % 100);
     case URL_KEY_TEXT: return rng() % 2 ? "" : "sentence-" + std::to_string(rng() % 1000);  // as a link writes it (a space would be %20)
+    case URL_KEY_ANSWERS: {  // base64url, sometimes none
+      static const char* const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+      for (int i = 0, n = rng() % 2 ? 0 : 1 + (int)(rng() % 200); i < n; i++) out += alphabet[rng() % 64];
+      return out;
+    }
     case URL_KEY_NAME_LIST: {
       const int n = (int)(rng() % (uint64_t)std::min(k.count, 8));
       for (int i = 0; i < n; i++) out += (i ? "," : "") + k.names[rng() % k.names.size()];
@@ -283,7 +288,10 @@ TEST_CASE("every key of the table round-trips random values (seed: Catch's --rng
   for (int trial = 0; trial < 300; trial++) {
     // Every key set, each to a random value: the decoded state writes the same values back.
     std::string link = "v=1";
-    for (const url_key_desc& k : keys) link += "&" + k.key + "=" + random_value(k, rng);
+    for (const url_key_desc& k : keys) {
+      const std::string v = random_value(k, rng);
+      if (!v.empty() || !k.only_when_set) link += "&" + k.key + "=" + v;  // as url_encode writes it
+    }
     INFO(link);
     const url_decoded d = url_decode("#" + link);
     CHECK(d.notices.empty());
@@ -296,6 +304,7 @@ TEST_CASE("every key of the table round-trips random values (seed: Catch's --rng
       if (other.key == k.key) continue;
       const std::string tag = "&" + other.key + "=";
       const size_t a = enc.find(tag), b = def.find(tag);
+      if (other.only_when_set && a == std::string::npos && b == std::string::npos) continue;  // unset in both
       REQUIRE(a != std::string::npos);
       CHECK(enc.substr(a, enc.find('&', a + 1) - a) == def.substr(b, def.find('&', b + 1) - b));
     }
@@ -391,4 +400,34 @@ TEST_CASE("lesson keys: malformed and out-of-range values fall back, with a noti
   CHECK(d.state.view == LAB_VIEW_SILU);
   CHECK(d.state.lock == 1);
   CHECK(d.state.ui == LAB_UI_PRESENT);
+}
+
+// [SECTION] ans=: the whole model's answers a teacher's link carries (core/link/class_answers.h
+// reads them; here only the key: raw, its alphabet and its length)
+
+TEST_CASE("ans: kept as written, written last and only when set, bounded in length and alphabet") {
+  const std::string plain = url_encode(lab_state_default());
+  CHECK(plain.find("ans=") == std::string::npos);  // a link without answers is as it was
+  const url_decoded d = url_decode("#view=rules&ans=AQAB-_9z&off=23:75");
+  CHECK(d.notices.empty());
+  CHECK(d.state.answers == "AQAB-_9z");
+  const std::string link = url_encode(d.state);
+  const std::string last = "&ans=AQAB-_9z";
+  REQUIRE(link.size() > last.size());
+  CHECK(link.substr(link.size() - last.size()) == last);  // the last key: the rest of the link reads first
+  CHECK(url_decode(link).state.answers == d.state.answers);
+  CHECK(url_decode("#ans=").state.answers.empty());
+  // At most LAB_ANSWERS_MAX_CHARS characters of base64url, no padding: anything else is malformed
+  // (the notice names the key; the page then asks the model).
+  const std::string longest(LAB_ANSWERS_MAX_CHARS, 'A');
+  CHECK(url_decode("#ans=" + longest).notices.empty());
+  CHECK(url_decode("#ans=" + longest).state.answers.size() == LAB_ANSWERS_MAX_CHARS);
+  for (const std::string& bad : {longest + "A", std::string("AQ=="), std::string("AQ+/"), std::string("A%20B"),
+                                 std::string("\xe4\xb8\xad")}) {
+    INFO(bad.substr(0, 20));
+    const url_decoded b = url_decode("#view=rules&ans=" + bad);
+    CHECK(has_notice(b, URL_MALFORMED, "ans"));
+    CHECK(b.state.answers.empty());
+    CHECK(b.state.view == LAB_VIEW_RULES);  // the rest of the link stands
+  }
 }
