@@ -37,6 +37,13 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
                        fmt_count(st.vocab).c_str()));
   // The built-in model is described; another checkpoint that says it is synthetic is only said so.
   if (st.synthetic) out.push_back(tr(model_session_builtin(ms) ? STR_MODEL_SYNTHETIC : STR_MODEL_SYNTHETIC_OTHER));
+  if (ms.carried.shown) {  // a student's page: where the numbers come from, and what checking them costs
+    const class_answers& a = ms.carried.answers;
+    const std::string rev = a.revision.empty() ? "" : strf(tr(STR_CARRIED_REVISION), a.revision.c_str());
+    out.push_back(strf(tr(STR_CARRIED_FROM), st.name.c_str(), rev.c_str()));
+    out.push_back(tr(ms.have_reply ? STR_CARRIED_CHECK_NOTE : STR_CARRIED_MISSING));
+    return out;
+  }
   switch (st.phase) {
     case MODEL_STATUS_IDLE:
     case MODEL_STATUS_OPENING: out.push_back(tr(STR_MODEL_OPENING)); break;
@@ -275,19 +282,18 @@ std::string gates_stream_token_line(const model_reply& r, const lab_state& s) {
 }
 
 // [SECTION] the mirror
-static std::string status_text(const model_session& ms) {
+static std::string status_text(const model_session& ms, const lab_state& s) {
   std::string out;
   for (const std::string& line : model_status_lines(ms)) out += line + "\n";
+  for (const std::string& line : carried_check_lines(ms, s)) out += line + "\n";
   return out;
 }
 
 
-std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
-  if (!ls || !ls->model.service) return "";
-  const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms);
-  if (!model_view_ready(ms, s)) return out;
-  const model_reply& r = ms.reply;
+// Each view's answer as printed, under its status lines: the mirror prints it, and the check of a
+// link's answers compares the carried one with the model's line by line.
+static std::string rules_answer_text(const lab_state& s, const model_reply& r) {
+  std::string out;
   const bool off = !s.off.empty();
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (off) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
@@ -308,13 +314,8 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
   return out;
 }
 
-std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice&) {
-  if (!ls || !ls->model.service) return "";
-  const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms);
-  if (!model_view_ready(ms, s)) return out;
-  const model_reply& r = ms.reply;
-  out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+static std::string flow_answer_text(const lab_state& s, const model_reply& r) {
+  std::string out = std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
   for (const std::string& line : {flow_picked_text(r, s), flow_extremes_text(r)})
@@ -323,14 +324,92 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   return out;
 }
 
-std::string gates_stream_view_text(const lab_state& s, live_session* ls) {
-  if (!ls || !ls->model.service) return "";
-  const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(ms);
-  if (!model_view_ready(ms, s)) return out;
-  const model_reply& r = ms.reply;
-  out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
-  out += gates_rows_text(s, gates_stream_rows(r), ms.status.synthetic, gates_stream_token_line(r, s));
+static std::string gates_answer_text(const lab_state& s, const model_reply& r, bool synthetic) {
+  std::string out = std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
+  out += gates_rows_text(s, gates_stream_rows(r), synthetic, gates_stream_token_line(r, s));
   for (const view_row& row : gates_shortcut_rows(r, s.threshold)) out += view_row_line(row) + "\n";
   return out;
+}
+
+// [SECTION] the link's answers, checked against the model
+// The state that asks a carried answer's question on the view it serves first.
+static lab_state answer_state(const lab_state& base, const carried_answer& a) {
+  lab_state s = base;
+  const model_question& q = a.question;
+  s.view = a.parts & CLASS_PART_RULES ? LAB_VIEW_RULES : a.parts & CLASS_PART_FLOW ? LAB_VIEW_FLOW : LAB_VIEW_GATES;
+  s.off.clear();
+  for (const unit_ref& u : q.off) s.off.push_back(u.layer), s.off.push_back(u.unit);
+  s.token = q.position;
+  s.layer = q.unit.layer, s.unit = q.unit.unit;
+  s.threshold = q.threshold;
+  s.hist_token = q.gate_token;
+  return s;
+}
+
+static std::string answer_text(const lab_state& s, const model_reply& r, bool synthetic) {
+  if (r.error.failed() || r.prompt.empty()) return live_fault_text(r.error);
+  return s.view == LAB_VIEW_RULES ? rules_answer_text(s, r) : s.view == LAB_VIEW_FLOW ? flow_answer_text(s, r) : gates_answer_text(s, r, synthetic);
+}
+
+// The first line where the two differ, or "" when they print the same.
+static std::string first_difference(const std::string& link, const std::string& here) {
+  size_t a = 0, b = 0;
+  while (a < link.size() || b < here.size()) {
+    const size_t ea = std::min(link.find('\n', a), link.size()), eb = std::min(here.find('\n', b), here.size());
+    const std::string la = link.substr(a, ea - a), lb = here.substr(b, eb - b);
+    if (la != lb) return strf(tr(STR_CARRIED_DIFFERS_LINE), la.c_str(), lb.c_str());
+    a = ea + 1, b = eb + 1;
+  }
+  return "";
+}
+
+std::vector<std::string> carried_check_lines(const model_session& ms, const lab_state& s) {
+  std::vector<std::string> out;
+  const carried_link& c = ms.carried;
+  if (c.full) out.push_back(strf(tr(STR_CARRIED_FULL), std::to_string((int)CLASS_ANSWERS_MAX).c_str()));
+  if (!c.check && !c.shown && !c.answers.answers.empty()) {  // the teacher's page: what the link carries now
+    out.push_back(strf(tr(STR_CARRIED_ADDED), std::to_string(c.answers.answers.size()).c_str(), fmt_count((int64_t)s.answers.size()).c_str()));
+    return out;
+  }
+  if (!c.check || ms.status.phase != MODEL_STATUS_READY) return out;
+  const size_t n = c.answers.answers.size(), done = c.check_replies.size();
+  if (done < n) {
+    out.push_back(strf(tr(STR_CARRIED_CHECKING), std::to_string(done).c_str(), std::to_string(n).c_str()));
+    return out;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const carried_answer& a = c.answers.answers[i];
+    const lab_state as = answer_state(s, a);
+    const std::string differs = first_difference(answer_text(as, a.reply, c.answers.synthetic), answer_text(as, c.check_replies[i], ms.status.synthetic));
+    if (!differs.empty()) {
+      out.push_back(strf(tr(STR_CARRIED_DIFFERS), std::to_string(i + 1).c_str(), std::to_string(n).c_str(), differs.c_str()));
+      return out;
+    }
+  }
+  out.push_back(strf(tr(STR_CARRIED_AGREE), std::to_string(n).c_str()));
+  return out;
+}
+
+std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
+  if (!ls || !model_session_active(ls->model)) return "";
+  const model_session& ms = ls->model;
+  std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms, s);
+  if (!model_view_ready(ms, s)) return out;
+  return out + rules_answer_text(s, ms.reply);
+}
+
+std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice&) {
+  if (!ls || !model_session_active(ls->model)) return "";
+  const model_session& ms = ls->model;
+  std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms, s);
+  if (!model_view_ready(ms, s)) return out;
+  return out + flow_answer_text(s, ms.reply);
+}
+
+std::string gates_stream_view_text(const lab_state& s, live_session* ls) {
+  if (!ls || !model_session_active(ls->model)) return "";
+  const model_session& ms = ls->model;
+  std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(ms, s);
+  if (!model_view_ready(ms, s)) return out;
+  return out + gates_answer_text(s, ms.reply, ms.status.synthetic);
 }

@@ -18,6 +18,9 @@ bool model_status_chunk_failed(const model_status& st);
 // Retry is offered: the model failed, a part of it failed, or the download was cancelled.
 bool model_status_retry(const model_status& st);
 std::vector<std::string> model_status_lines(const model_session& ms);
+// On a page that asked the model to check the link's answers (ans=): how far the check is, then
+// whether every carried answer prints as the model's, or the first line that differs.
+std::vector<std::string> carried_check_lines(const model_session& ms, const lab_state& s);
 // The download the user must confirm first (0: none): the status asks for a go.
 uint64_t model_download_to_confirm(const model_session& ms);
 // "'中国' '的' '首都' '是'": the prompt's tokens as the model split them.

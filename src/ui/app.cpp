@@ -344,6 +344,13 @@ void lab_app_frame(lab_app* app, double now) {
     const std::vector<live_fallback> fallbacks = model_session_fallbacks(app->live.model, app->state);
     for (const live_fallback& f : fallbacks) app->notices.push_back(live_fallback_text(f));
     model_session_apply_fallbacks(&app->state, fallbacks, app->live.model);
+    // A link's answers that cannot be read: said once, and the view asks the model instead.
+    answers_refusal& refused = app->live.model.carried.refusal;
+    if (refused.code != ANSWERS_OK) {
+      app->notices.push_back(class_answers_refusal_text(refused));
+      refused = answers_refusal();
+      app->state.answers.clear();
+    }
   } else if (v.live()) app->choice = live_prepare(app, now);
   // On a phone the gates view's figure comes first, as in the early text (its histograms at the
   // top), and the live header under the view: at the first frame the figures stay on screen. A

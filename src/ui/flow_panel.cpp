@@ -21,7 +21,7 @@ void flow_panel_keys(void*, panel_frame*) {}
 void flow_panel_draw(void* self, panel_frame* f) {
   flow_memory* m = (flow_memory*)self;
   lab_state* s = f->state;
-  if (!f->live->model.service) return;
+  if (!model_session_active(f->live->model)) return;
   model_session& ms = f->live->model;
   widget_text_wrapped(tr(STR_FLOW_INTRO));
   model_status_draw(f->live, s, f->now);

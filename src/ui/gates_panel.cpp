@@ -209,7 +209,7 @@ static std::vector<std::string> probe_tokens(live_session* ls, const live_choice
 // the same layers' shares on the lessons' shortcut under them. On a phone (`figure_first`) the
 // figure and its shares come first, as on the pack.
 static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first, double now) {
-  const model_session* ms = ls->model.service ? &ls->model : nullptr;
+  const model_session* ms = model_session_active(ls->model) ? &ls->model : nullptr;
   const bool ready = ms && model_view_ready(*ms, *s);
   auto figure = [&]() {
     const model_reply& r = ms->reply;
@@ -278,7 +278,7 @@ void gates_panel_keys(void*, panel_frame*) {}
 void gates_panel_draw(void* self, panel_frame* f) {
   gates_draw(f->state, f->live, *f->choice, f->figure_first, f->now);
   ((gates_memory*)self)->waiting =
-      f->state->gates_input == LAB_GATES_STREAM && f->live->model.service && model_view_waiting(f->live->model, *f->state);
+      f->state->gates_input == LAB_GATES_STREAM && model_session_active(f->live->model) && model_view_waiting(f->live->model, *f->state);
 }
 bool gates_panel_animating(const void* self, double) { return ((const gates_memory*)self)->waiting; }
 std::string gates_panel_text(const void*, panel_frame*) { return ""; }

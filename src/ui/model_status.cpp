@@ -21,6 +21,19 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
 void model_status_draw(live_session* ls, lab_state* s, double now) {
   model_session* ms = &ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
+  for (const std::string& line : carried_check_lines(*ms, *s)) widget_text_wrapped(line);
+  if (ms->carried.shown) {  // a student's page on the link's answers: the model only when asked for
+    if (ImGui::Button(tr(ms->have_reply ? STR_CARRIED_CHECK : STR_CARRIED_LOAD))) model_session_use_model(ms);
+    item_probe("class-check");
+    return;
+  }
+  // The teacher's page: this answer into the link (Copy link and the QR code then carry it).
+  if (model_view_ready(*ms, *s) && !s->lock) {
+    const std::string add = strf(tr(STR_CARRIED_ADD), std::to_string(ms->carried.answers.answers.size()).c_str(),
+                                 std::to_string((int)CLASS_ANSWERS_MAX).c_str());
+    if (ImGui::Button(add.c_str())) ms->carried.full = !model_session_add_to_link(*ms, s);
+    item_probe("class-add");
+  }
   if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
     if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
     item_probe("model-offer-whole");

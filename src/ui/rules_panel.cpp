@@ -66,7 +66,7 @@ void rules_panel_keys(void*, panel_frame*) {}
 void rules_panel_draw(void* self, panel_frame* f) {
   rules_memory* m = (rules_memory*)self;
   lab_state* s = f->state;
-  if (!f->live->model.service) return;
+  if (!model_session_active(f->live->model)) return;
   model_session& ms = f->live->model;
   widget_text_wrapped(tr(STR_RULES_INTRO));
   model_status_draw(f->live, s, f->now);

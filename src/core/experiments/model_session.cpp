@@ -108,14 +108,69 @@ static bool only_progress_moved(const model_status& a, const model_status& b) {
 static bool reply_not_ready(const model_reply& r) { return r.error.fault == STREAM_CANCELLED; }
 enum { MODEL_NOT_READY_ASKS = 3 };  // then the reply stands, and says "cancelled"
 
+// The link's ans=, read again when it changes (against the link's model=).
+static void carried_read(model_session* ms, const lab_state& s) {
+  carried_link& c = ms->carried;
+  if (c.text == s.answers) return;
+  c = carried_link();
+  c.text = s.answers;
+  if (s.answers.empty()) return;
+  class_answers_context ctx;
+  ctx.model = s.model;
+  if (!class_answers_decode(s.answers, ctx, &c.answers, &c.refusal)) c.answers = class_answers();
+}
+
+// A student's page: the carried answer to the state's question, with the model's name and shape
+// from the link; no worker, no weights.
+static void carried_frame(model_session* ms, const lab_state& s) {
+  const class_answers& a = ms->carried.answers;
+  ms->carried.shown = true;
+  ms->location = model_session_location(s);
+  ms->status = class_answers_status(a);
+  ms->status.location = ms->location;
+  const model_question q = model_session_question(s, a.layers);
+  const carried_answer* found = class_answers_find(a, q, class_answers_view_part(s.view));
+  ms->asked = q;
+  ms->pending = 0;
+  ms->have_reply = found != nullptr;
+  if (found) {
+    ms->reply = found->reply;
+    ms->reply.id = (uint32_t)(found - a.answers.data()) + 1;  // each carried answer its own (the fonts)
+  }
+}
+
+// Once the model is ready, the carried answers are asked one by one and each compared, as the
+// page prints it, with the model's.
+static void check_step(model_session* ms) {
+  carried_link& c = ms->carried;
+  const std::vector<carried_answer>& all = c.answers.answers;
+  if (!c.check) return;
+  if (c.check_pending) {
+    model_reply r;
+    if (!ms->service->model_poll(c.check_pending, &r)) return;
+    c.check_pending = 0;
+    if (!reply_not_ready(r)) c.check_replies.push_back(r);  // not ready: asked again
+  }
+  if (c.check_replies.size() < all.size() && !ms->pending)
+    c.check_pending = ms->service->model_ask(all[c.check_replies.size()].question);
+}
+
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
+  carried_read(ms, s);
+  ms->carried.shown = false;
+  if (!ms->carried.answers.answers.empty() && !ms->use_model) return carried_frame(ms, s);
   if (!service) return;
-  if (ms->service != service) *ms = model_session(), ms->service = service;
+  ms->use_model = true;
   const std::string where = model_session_location(s);
   const uint32_t generation = service->model_open(where);
-  if (where != ms->location || generation != ms->generation) {  // another model: nothing of the last one's stays
+  if (ms->service != service || where != ms->location || generation != ms->generation) {
+    // Another model: nothing of the last one's stays but what the link carries.
     model_session fresh;
     fresh.service = service;
+    fresh.use_model = true;
+    fresh.carried = ms->carried;
+    fresh.carried.check_pending = 0;
+    fresh.carried.check_replies.clear();
     fresh.location = where;
     fresh.generation = generation;
     fresh.status.location = where;
@@ -150,12 +205,45 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
       }
     }
   }
+  if (ms->status.phase != MODEL_STATUS_READY) return;
   const model_question q = model_session_question(s, ms->status.layers);
-  if (ms->status.phase == MODEL_STATUS_READY && !ms->pending && !(ms->have_reply && ms->asked == q)) {
+  if (!ms->pending && !ms->carried.check_pending && !(ms->have_reply && ms->asked == q)) {
     ms->asked = q;
     ms->have_reply = false;
     ms->pending = service->model_ask(q);
   }
+  check_step(ms);
+}
+
+bool model_session_active(const model_session& ms) { return ms.service || ms.carried.shown; }
+
+void model_session_use_model(model_session* ms) {
+  ms->carried.check = ms->carried.shown;  // a student's page: what the link says is checked
+  ms->use_model = true;
+}
+
+bool model_session_add_to_link(const model_session& ms, lab_state* s) {
+  if (ms.carried.shown || !ms.have_reply || ms.reply.error.failed()) return false;
+  class_answers a = ms.carried.answers;
+  if (a.answers.empty()) {  // the first: the model as this page opened it
+    a = class_answers();
+    a.model = s->model;
+    a.name = ms.status.name;
+    a.layers = ms.status.layers, a.hidden = ms.status.hidden, a.intermediate = ms.status.intermediate, a.vocab = ms.status.vocab;
+    a.synthetic = ms.status.synthetic;
+  }
+  carried_answer add;
+  add.question = ms.asked;
+  add.reply = ms.reply;
+  bool replaced = false;
+  for (carried_answer& c : a.answers)
+    if (c.question == add.question) c = add, c.parts = 0, replaced = true;
+  if (!replaced) a.answers.push_back(add);
+  size_t carried = 0;
+  const std::string text = class_answers_encode(a, &carried);
+  if (text.empty() || carried < a.answers.size()) return false;
+  s->answers = text;
+  return true;
 }
 
 std::string model_session_fonts_text(model_session* ms) {

@@ -10,6 +10,7 @@
 
 #include "core/experiments/live_fallback.h"
 #include "core/lab_state.h"
+#include "core/link/class_answers.h"
 #include "core/progress_pace.h"
 #include "core/model/model_service.h"
 
@@ -20,8 +21,25 @@
 
 // Plain data, a member of the page's live_session: everything of one opened model lives here and
 // goes with it when another model opens (`generation` counts the opens).
+// The answers a link carries (ans=): what a student's page shows without the model, and, once the
+// reader asks for the model ("Check them yourself"), each compared with what the model computes.
+struct carried_link {
+  std::string text;               // the ans= they were read from
+  class_answers answers;          // none: the link carries none, or they were refused
+  answers_refusal refusal;        // why ans= was refused: said once in the notice
+  bool shown = false;             // this frame's answer is a carried one (the model is not open)
+  bool full = false;              // the teacher's last "add" did not fit (CLASS_ANSWERS_MAX, or the link's length)
+  // The check against the model, once the reader asked for it: the carried answers asked in turn
+  // once the model is ready, the model's replies kept beside them (the views compare the two as printed).
+  bool check = false;
+  uint32_t check_pending = 0;            // the next one's question's id
+  std::vector<model_reply> check_replies;
+};
+
 struct model_session {
   model_service* service = nullptr;
+  carried_link carried;
+  bool use_model = false;    // the model itself is asked: the page opened it, or the reader asked to check
   std::string location;      // what the service was opened with
   uint32_t generation = 0;   // the service's open that `status` and `reply` belong to
   uint64_t status_seen = 0;  // the service's status change last read (model_status_changes)
@@ -54,6 +72,14 @@ std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 // question once the model is ready and collects its answer. A change of the status that is only
 // the download's progress shows at most every LAB_PROGRESS_EVERY_S.
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
+// There is a session to show: the model is open, or the link's answers are shown without it.
+bool model_session_active(const model_session& ms);
+// The reader asks for the model itself: the carried answers are then checked against it.
+void model_session_use_model(model_session* ms);
+// The current answer (of the model, not carried) added to the link's answers (ans=), replacing
+// one to the same question; false when the link holds CLASS_ANSWERS_MAX already (or its text
+// would be too long), and *s unchanged.
+bool model_session_add_to_link(const model_session& ms, lab_state* s);
 // The text the fonts still need for this session's model and reply ("" when they have it), marked as asked.
 std::string model_session_fonts_text(model_session* ms);
 // The link's values this model does not have, once its size is known: token ids outside its
