@@ -254,4 +254,83 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     await waitForMirror(page, row, TIMEOUT);
     await page.context().close();
   });
+
+  // The class link (ans=): the teacher's page computes the rule book (then with the most active unit
+  // off) and the flow, adds each to the link; a phone opens that link with the model's host gone and
+  // shows every carried number as the teacher's page printed it, with no model worker; a prepared
+  // switch-off toggles; "Check them yourself" (the host back) says all agree. On the built-in model,
+  // on a Qwen3.5-layout checkpoint served Hub-like, and on a Llama-named one.
+  const answerPart = (text) => text.slice(text.indexOf("Prompt: "));
+  for (const which of ["built-in", "qwen-hub", "llama-hub"])
+    test(`class link (${which}): the teacher's answers travel in the link; a phone without the model's host shows them, toggles a prepared unit, and checks them`, async (site) => {
+      let h = null, model = "", extra = "", unit = null;
+      if (which === "built-in") {
+        unit = forward(site, ["--text", "中国的首都是"]).units[0];
+      } else if (which === "qwen-hub") {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-qwen-"));
+        const dir = path.join(root, "swiglu-lab", "qwen-whole");
+        fs.cpSync(path.join(site.dir, "models", "synthetic"), dir, { recursive: true });
+        h = await startHub(root);
+        model = `&model=${h.base}/swiglu-lab/qwen-whole/resolve/main/`;
+        unit = forwardIn(dir, ["--text", "中国的首都是"]).units[0];
+      } else {
+        const root = llamaCheckpoint();
+        h = await startHub(root);
+        model = `&model=${h.base}/swiglu-lab/llama-whole/resolve/main/`;
+        extra = "&ids=5,17,42,99,3,7";
+        unit = forwardIn(path.join(root, "swiglu-lab", "llama-whole"), ["--ids", "5,17,42,99,3,7"]).units[0];
+      }
+      try {
+        const off = `rules-off-${unit.layer}-${unit.unit}`;
+        const teacher = await openPage(site, `#v=1&view=rules&lang=en${model}${extra}`);
+        await waitForMirror(teacher, "writes toward", TIMEOUT);
+        const answers = [];
+        const add = async (n) => {
+          await clickItem(teacher, "class-add");
+          await waitForMirror(teacher, `In the class link: ${n} answers`, TIMEOUT);
+          answers.push(answerPart(await mirror(teacher)));
+        };
+        await add(1);
+        await clickItem(teacher, off);
+        await waitForMirror(teacher, "Switched off: ", TIMEOUT);
+        await waitForMirror(teacher, "The tokens that rise most", TIMEOUT);
+        await add(2);
+        await clickItem(teacher, off);  // on again
+        await teacher.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("Switched off: "), null, { timeout: TIMEOUT });
+        await clickItem(teacher, "view-flow");
+        await waitForMirror(teacher, "ratio", TIMEOUT);
+        await add(3);
+        const link = await teacher.evaluate(() => location.hash);
+        expect(link.includes("ans="), `the teacher's link carries no answers: ${link}`);
+        await teacher.context().close();
+
+        // The student: a phone; every request to the model's host fails from here on.
+        const heard = h ? h.log.length : 0;
+        const student = await openPage(site, link.replace("view=flow", "view=rules"), PHONE);
+        const gone = (r) => r.abort();
+        await student.context().route(/\/models\/synthetic\/|\/swiglu-lab\//, gone);
+        await waitForMirror(student, "Computed in the teacher's browser", TIMEOUT);
+        await waitForMirror(student, "writes toward", TIMEOUT);
+        expect(answerPart(await mirror(student)) === answers[0], `the student's rule book differs:\n${answerPart(await mirror(student))}\n---\n${answers[0]}`);
+        await clickItem(student, off);
+        await waitForMirror(student, "The tokens that rise most", TIMEOUT);
+        expect(answerPart(await mirror(student)) === answers[1], "the prepared switch-off differs from the teacher's");
+        await clickItem(student, off);
+        await student.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("Switched off: "), null, { timeout: TIMEOUT });
+        await clickItem(student, "view-flow");
+        await waitForMirror(student, "ratio", TIMEOUT);
+        expect(answerPart(await mirror(student)) === answers[2], "the student's flow differs from the teacher's");
+        expect(!(await student.evaluate(() => !!Module.labModel)), "the student's page started the model worker");
+        if (h) expect(h.log.length === heard, `the student's page asked the model's host: ${h.log.slice(heard).map((e) => e.path).join(", ")}`);
+        await shot(student, `class-link-${which}-phone`);
+        // Check them yourself, with the host back.
+        await student.context().unroute(/\/models\/synthetic\/|\/swiglu-lab\//, gone);
+        await clickItem(student, "class-check");
+        await waitForMirror(student, "All 3 answers in the link agree with the model", TIMEOUT);
+        expect(student.labErrors.length === 0, "page errors: " + student.labErrors.join("; "));
+        await student.context().close();
+      } finally {
+        if (h) h.hub.close();
+      }
+    });
 }
