@@ -101,11 +101,15 @@ struct web_model final : model_service {
     const std::string s = take(js_model_status());
     model_status st;
     st.location = location;
+    model_read_fault fault = MODEL_READ_OK;
     if (!s.empty() && s[0] == '!') {
       st.phase = MODEL_STATUS_FAILED;
       st.failed_file = "model_worker.js";
       st.error = stream_error_detail(STREAM_NETWORK, s.substr(1));
-    } else if (s.empty() || !model_status_parse(s, &st)) {
+    } else if (s.empty() || !model_status_parse(s, &st, &fault)) {
+      // A worker of another version (its files cached from another build) would never send a
+      // status this page reads: say so, rather than wait as if it were opening.
+      if (fault == MODEL_READ_OTHER_VERSION) return model_status_other_version(location);
       st.phase = location.empty() ? MODEL_STATUS_IDLE : MODEL_STATUS_OPENING;
     }
     return st;
