@@ -30,6 +30,8 @@ fuzz_target(checkpoint tests/fuzz/fuzz_checkpoint.cpp)
 # The whole model: config.json -> architecture -> tensor plan -> the memory budget, and the pass
 # on what fits (its records and readings within what was counted for them).
 fuzz_target(model tests/fuzz/fuzz_model.cpp)
+# The page's and the model worker's messages (model_messages.inc): read, written, read again.
+fuzz_target(protocol tests/fuzz/fuzz_protocol.cpp)
 
 if(SWIGLU_FUZZ)
   # tools/fuzz.sh builds them all and reads their names here.
