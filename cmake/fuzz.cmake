@@ -33,6 +33,8 @@ fuzz_target(model tests/fuzz/fuzz_model.cpp)
 # The whole model's answers a link carries (ans=): the decoder on hostile bytes, the views' rows
 # from what it lets through, and the encoder's own form.
 fuzz_target(answers tests/fuzz/fuzz_answers.cpp)
+# The page's and the model worker's messages (model_messages.inc): read, written, read again.
+fuzz_target(protocol tests/fuzz/fuzz_protocol.cpp)
 
 if(SWIGLU_FUZZ)
   # tools/fuzz.sh builds them all and reads their names here.

@@ -114,7 +114,10 @@ add_test(NAME early_text COMMAND ui_tests "[early]")
 
 # [SECTION] the whole model's host: the loader, the forward pass and the tokenizer behind the
 # page's model worker's messages, on the default whole model through the fetch twin
-add_executable(model_host_tests tests/model/model_host_test.cpp tests/model/forward_reference.cpp)
+# (and its messages, model_protocol_test.cpp, which reads the worker's script and the page's glue)
+add_executable(model_host_tests tests/model/model_host_test.cpp tests/model/model_protocol_test.cpp
+  tests/model/forward_reference.cpp)
+target_compile_definitions(model_host_tests PRIVATE SWIGLU_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_link_libraries(model_host_tests PRIVATE swiglu_catch_main swiglu_model_host swiglu_fetch_twin)
 target_include_directories(model_host_tests PRIVATE ${SYS_LINK_DIR})  # the reference's nlohmann-json
 add_test(NAME model_host_tests COMMAND model_host_tests)

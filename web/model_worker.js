@@ -5,6 +5,8 @@
 // Messages in:  {type: "open", location, generation (statuses carry it)} | {type: "go" | "cancel" | "retry" | "clear"} | {type: "ask", json}
 // Messages out: {type: "status", json, cache} (while it changes) | {type: "answer", json} | {type: "cleared", bytes}
 //               | {type: "failed", error} (the module did not load)
+// These types and fields are declared in C++ (MODEL_POST rows of src/core/model/model_messages.inc),
+// the JSON inside them too; tests/model/model_protocol_test.cpp checks this file against them.
 /* global importScripts, createModelModule */
 let M = null, lastStatus = "";
 const queue = [];

@@ -89,7 +89,7 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
   if (!config_int(lm, "hidden_size", 1, MODEL_MAX_DIM, &c.hidden, fail) ||
       !config_int(lm, "intermediate_size", 1, MODEL_MAX_DIM, &c.intermediate, fail) ||
       !config_int(lm, "num_hidden_layers", 1, MODEL_MAX_LAYERS, &c.layers, fail) ||
-      !config_int(lm, "vocab_size", 1, 1 << 24, &c.vocab, fail))
+      !config_int(lm, "vocab_size", 1, MODEL_MAX_VOCAB, &c.vocab, fail))
     return false;
   if (const cJSON* eps = json_member(lm, "rms_norm_eps")) {
     if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0) || eps->valuedouble > 1) return fail(STR_READ_CFG_EPS);

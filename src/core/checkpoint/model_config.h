@@ -23,7 +23,7 @@ struct model_config {
   bool synthetic = false;    // written by tools/make_checkpoint: says so everywhere it shows
 };
 
-enum { MODEL_CONFIG_MAX_BYTES = 4 << 20, MODEL_MAX_DIM = 1 << 20, MODEL_MAX_LAYERS = 1024 };
+enum { MODEL_CONFIG_MAX_BYTES = 4 << 20, MODEL_MAX_DIM = 1 << 20, MODEL_MAX_LAYERS = 1024, MODEL_MAX_VOCAB = 1 << 24 };
 
 // Why a config.json was refused, for callers that word it themselves (the page, in two languages).
 enum model_config_problem {

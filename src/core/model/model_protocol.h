@@ -1,106 +1,93 @@
-// What the page asks the whole model and what it answers (issue 23), as plain data and as the
-// JSON that crosses from the page to its model worker and back. The views (rule book, flow, the
-// gates view's in=stream) ask a model_question; the worker's model_host answers a model_reply and
-// reports its model_status as it loads. Both sides read and write JSON with the core's code, so
-// the native tests run the very messages the page sends.
+// What the page asks the whole model and what it answers, as plain data and as the JSON that
+// crosses from the page to its model worker and back. The views (rule book, flow, the gates view's
+// in=stream) ask a model_question; the worker's model_host answers a model_reply and reports its
+// model_status as it loads. Both sides read and write JSON with the core's code, so the native
+// tests run the very messages the page sends.
+//
+// Every field is a row of model_messages.inc: the structs below, their equality, the writer and
+// the reader are generated from those rows (model_fields.h walks them), so a field is added or
+// changed there and nowhere else.
 #pragma once
 
+#include <cfloat>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/checkpoint/model_config.h"
 #include "core/model/forward.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/stream/stream_error.h"
+#include "core/strings.h"
 
 enum { MODEL_TOP_TOKENS = 10, MODEL_TOP_UNITS = 10, MODEL_TOWARD_TOKENS = 8, MODEL_RISING_TOKENS = 5 };
 
-struct model_question {
-  uint32_t id = 0;
-  std::vector<int64_t> ids;       // the prompt as token ids (wins when set), or
-  std::string text;               // as text, split by the model's own tokenizer.json
-  std::vector<unit_ref> off;      // switched off: every probability is given before and after
-  int position = -1;              // the token whose units and flow are read (-1: the last)
-  unit_ref unit{-1, -1};          // a picked unit: its activation per token, what it writes toward
-  std::vector<int> gate_layers;   // in=stream: these layers' gate counts (empty: none)
-  double threshold = 0.1;
-  int gate_token = -1;            // the histograms' one token, or -1 for all
-  bool operator==(const model_question& o) const;  // everything but the id
+// A question's picked unit when there is none.
+constexpr unit_ref MODEL_NO_UNIT{-1, -1};
+
+// [SECTION] the messages: structs and enums from model_messages.inc
+// Each record gets operator== over every row but MODEL_ID's: model_question's decides whether an
+// answer is current, so a field it left out would make a stale answer look current; the id only
+// names the message. An enum or a struct declared elsewhere gets a shadow of its rows here
+// (model_rows_of_*), checked against the declaration, so a member added there without a row stops
+// the build.
+#define MODEL_VERSION(n) constexpr int MODEL_MESSAGES_VERSION = n;
+#define MODEL_BOUND(type, name, value) constexpr type name = value;
+#define MODEL_ENUM_DECLARE(type) enum type {
+#define MODEL_ENUM_FOREIGN(type, count) enum class model_rows_of_##type {
+#define MODEL_ENUM_VALUE(value) value,
+#define MODEL_ENUM_END(type) };
+#define MODEL_RECORD(type) struct type {
+#define MODEL_RECORD_END(type)                  \
+  bool operator==(const type& o) const;         \
+  bool operator!=(const type& o) const { return !(*this == o); } \
+  };
+#define MODEL_FOREIGN(type) struct model_rows_of_##type {
+#define MODEL_FOREIGN_END(type) \
+  };                            \
+  static_assert(sizeof(model_rows_of_##type) == sizeof(type), "model_messages.inc: a member of " #type " has no row");
+#define MODEL_ID(name) uint32_t name = 0;
+#define MODEL_INT(type, name, dflt, lo, hi) type name = dflt;
+#define MODEL_REAL(type, name, dflt, lo, hi) type name = dflt;
+#define MODEL_FLAG(name, dflt) bool name = dflt;
+#define MODEL_TEXT(name, max_bytes) std::string name;
+#define MODEL_ENUM(type, name, dflt) type name = (type)(dflt);
+#define MODEL_INTS(type, name, max_items, lo, hi) std::vector<type> name;
+#define MODEL_INT_ARRAY(type, name, count, lo, hi) type name[count] = {};
+#define MODEL_REALS(type, name, max_items, lo, hi) std::vector<type> name;
+#define MODEL_TEXTS(name, max_items, max_bytes) std::vector<std::string> name;
+#define MODEL_LIST(type, name, max_items) std::vector<type> name;
+#define MODEL_SUB(type, name, dflt) type name = dflt;
+#define MODEL_INLINE(type, name) type name = {};
+#include "core/model/model_messages.inc"
+
+// [SECTION] the envelope: the worker's postMessage types (web/model_worker.js, model_web.cpp)
+enum model_post_to { MODEL_TO_WORKER, MODEL_TO_PAGE };
+struct model_post {
+  model_post_to to;
+  const char* type;
+  const char* fields;  // beside `type`, space-separated
+};
+inline constexpr model_post MODEL_POSTS[] = {
+#define MODEL_POST(to, type, fields) {to, type, fields},
+#include "core/model/model_messages.inc"
 };
 
-struct token_text {
-  int64_t id = 0;
-  std::string piece;  // the token's own text ("" when the model has no tokenizer.json)
-};
+// [SECTION] JSON (cJSON both ways; see model_messages.inc for what a reader takes)
+// A reader's verdict: another version is told apart from unreadable text, since the page's answer
+// to it differs (its worker is from another build: reload).
+enum model_read_fault { MODEL_READ_OK, MODEL_READ_UNREADABLE, MODEL_READ_OTHER_VERSION };
 
-struct model_next_token {
-  token_text token;
-  double p = 0;       // P(next) of the run as asked (with the units off, when there are)
-  double p_before = 0;  // with no unit off
-};
-
-struct model_unit_row {
-  unit_ref unit;
-  float value = 0;                 // silu(gate) * up at the position
-  std::vector<token_text> toward;  // its down column's top tokens (unit_writes_toward)
-};
-
-struct model_layer_flow {
-  float mlp_l2 = 0, out_l2 = 0;    // at the position, in the run as asked
-};
-
-struct model_reply {
-  uint32_t id = 0;
-  stream_error error;                        // why there is no answer (the prompt's ids, the tokenizer)
-  std::vector<token_text> prompt;            // what was computed
-  int position = 0;                          // resolved
-  std::vector<model_next_token> top;         // the most likely next tokens of the run as asked
-  std::vector<model_next_token> before_top;  // with units off: the top of the run without
-  std::vector<model_next_token> rising;      // with units off: those whose P rose most
-  std::vector<model_unit_row> units;         // the most active units at the position (no unit off)
-  model_unit_row picked;                     // the picked unit (unit.layer -1: none)
-  std::vector<float> picked_per_token;       // its activation at every token: silu(gate) * up,
-  std::vector<float> picked_gate, picked_up;  // and its two factors (its condition)
-  std::vector<model_layer_flow> flow;        // per layer, the run as asked
-  std::vector<int> gate_layers;
-  std::vector<mlp_gate_counts> gates_stream;    // per gate layer: silu(gate) on what the layer sees
-  std::vector<mlp_gate_counts> gates_shortcut;  // the lessons' recipe on the same model
-  // The host's own time for the runs this answer computed (0: kept from an earlier answer), for
-  // tools/bench/model_page.mjs: the prompt's forward pass, and the rerun with the units off.
-  double forward_ms = 0, switch_off_ms = 0;
-};
-
-enum model_status_phase { MODEL_STATUS_IDLE, MODEL_STATUS_OPENING, MODEL_STATUS_ASKING, MODEL_STATUS_LOADING,
-                          MODEL_STATUS_READY, MODEL_STATUS_FAILED };
-
-struct model_status_file {
-  std::string file;
-  uint64_t loaded = 0, total = 0;
-  bool failed = false;
-};
-
-struct model_status {
-  std::string location;                // as opened
-  uint32_t generation = 0;             // the page's open it answers (a status of an earlier open is not this model's)
-  model_status_phase phase = MODEL_STATUS_IDLE;
-  std::string name;                    // "_name_or_path", or the location
-  bool synthetic = false;
-  int layers = 0, linear_layers = 0, hidden = 0, intermediate = 0, vocab = 0;
-  bool tokenizer = false;              // the model has a tokenizer.json the worker read
-  uint64_t download_bytes = 0, cached_bytes = 0, memory_bytes = 0;
-  uint64_t bytes_network = 0;
-  std::vector<model_status_file> files;
-  bool paused = false;                 // cancelled: Retry fetches what is missing
-  std::string failed_file;             // the failure (phase FAILED), or a chunk's
-  stream_error error;
-  std::string storage_notice;          // the cache refused to keep something: "quota" or "unavailable"
-};
-
-// [SECTION] JSON (cJSON both ways; the parsers take hostile input: missing or odd fields read as
-// absent, sizes are bounded)
+// The parsers return false and leave *out untouched unless the whole message reads (why in *fault,
+// when asked for).
 std::string model_question_json(const model_question& q);
-bool model_question_parse(const std::string& json, model_question* out);
+bool model_question_parse(const std::string& json, model_question* out, model_read_fault* fault = nullptr);
 std::string model_reply_json(const model_reply& r);
-bool model_reply_parse(const std::string& json, model_reply* out);
+bool model_reply_parse(const std::string& json, model_reply* out, model_read_fault* fault = nullptr);
 std::string model_status_json(const model_status& s);
-bool model_status_parse(const std::string& json, model_status* out);
+bool model_status_parse(const std::string& json, model_status* out, model_read_fault* fault = nullptr);
+
+// What the page shows when its worker's status is of another version: a failed status whose
+// error says, in words, that the worker is from another build of the page and the page must be
+// reloaded (a cached model_worker.js beside a newer page; nothing it sends can be read).
+model_status model_status_other_version(const std::string& location);

@@ -41,7 +41,8 @@ EM_JS(void, js_model_post, (const char* type, const char* field, const char* val
     }
     Module.labModel = m;
   }
-  const msg = { type: UTF8ToString(type), generation: generation };
+  const msg = { type: UTF8ToString(type) };
+  if (msg.type === "open") msg.generation = generation;  // every status of this open carries it
   if (field) msg[UTF8ToString(field)] = UTF8ToString(value);
   if (Module.labModel.worker && !Module.labModel.failed) Module.labModel.worker.postMessage(msg);
 });
@@ -145,11 +146,19 @@ struct web_model final : model_service {
     const std::string s = take(js_model_status());
     model_status st;
     st.location = location;
+    model_read_fault fault = MODEL_READ_OK;
     if (!s.empty() && s[0] == '!') {  // the worker stopped, or never started: this open's failure
       st.phase = MODEL_STATUS_FAILED;
       st.generation = generation;
       st.error = stream_error_detail(STREAM_WORKER_STOPPED, s.substr(1));
-    } else if (s.empty() || !model_status_parse(s, &st)) {
+    } else if (s.empty() || !model_status_parse(s, &st, &fault)) {
+      // A worker of another version (its files cached from another build) would never send a
+      // status this page reads: say so, rather than wait as if it were opening.
+      if (fault == MODEL_READ_OTHER_VERSION) {
+        parsed = model_status_other_version(location);
+        parsed.generation = generation;
+        return parsed;
+      }
       st.phase = location.empty() ? MODEL_STATUS_IDLE : MODEL_STATUS_OPENING;
       st.generation = generation;
     }
