@@ -77,8 +77,9 @@ std::string mirror(const lab_state& s, const model_status& st, const model_reply
   ms.asked = model_session_question(s, st.layers);
   ms.have_reply = true;
   ms.reply = r;
+  ms.carried.shown = true;  // a session with no model open: the views print what it holds
   live_session ls;
-  ls.model = &ms;
+  ls.model = ms;
   const live_choice c;
   if (s.view == LAB_VIEW_RULES) return rules_view_text(s, &ls, c);
   if (s.view == LAB_VIEW_FLOW) return flow_view_text(s, &ls, c);
