@@ -633,13 +633,16 @@ TEST_CASE("protocol: web/model_worker.js and model_web.cpp use exactly the envel
   CHECK(posted == to_page);
 
   const std::string web = source_text("src/platform/web/model_web.cpp");
-  // What the page posts: js_model_post("TYPE", "FIELD" or nullptr, ...).
+  // What the page posts: post("TYPE"[, "FIELD", ...]), and the fields js_model_post adds to one
+  // type (if (msg.type === "TYPE") msg.FIELD = ...).
   post_fields page_posts;
-  const std::regex page_post("js_model_post\\(\"(\\w+)\",\\s*(?:nullptr|\"(\\w+)\")");
+  const std::regex page_post("\\bpost\\(\"(\\w+)\"(?:,\\s*\"(\\w+)\")?");
   for (std::sregex_iterator m(web.begin(), web.end(), page_post), end; m != end; ++m) {
     std::set<std::string>& f = page_posts[(*m)[1]];
     if ((*m)[2].matched) f.insert((*m)[2]);
   }
+  const std::regex added("msg\\.type === \"(\\w+)\"\\) msg\\.(\\w+) =");
+  for (std::sregex_iterator m(web.begin(), web.end(), added), end; m != end; ++m) page_posts[(*m)[1]].insert((*m)[2]);
   CHECK(page_posts == to_worker);
   // What it takes: the worker's onmessage, d.type === "TYPE" and the d.FIELD each reads.
   CHECK(by_type(between(web, "m.worker.onmessage", "};"), std::regex("d\\.type === \"(\\w+)\""), std::regex("\\bd\\.(\\w+)")) ==
