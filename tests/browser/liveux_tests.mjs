@@ -53,12 +53,22 @@ async function startTyping(page, screen, name) {
     }
     await waitDrawn(page, f0);
   }
-  // Where the field is once the page has stopped moving.
-  await settledItems(page);
-  const c = await itemCenter(page, name);
+  // Where the field is once the page has stopped moving. A first tap on a slider moves it, and the
+  // numbers it changes may move the page under the finger before the second tap: as a person does
+  // when the field did not open, tap twice again where the field now is.
+  for (let attempt = 1; ; attempt++) {
+    await settledItems(page);
+    const c = await itemCenter(page, name);
+    const f0 = await framesDrawn(page);
+    if (screen.phone) await doubleTap(page, c.x, c.y);
+    else await page.mouse.dblclick(c.x, c.y);
+    // ImGui types once it took the double tap, or the page went idle without it.
+    await page.waitForFunction((f) => window.labTyping() || (window.labIdle() && window.labFrames() - f >= 3), f0,
+      { polling: "raf", timeout: WAIT_TIMEOUT });
+    if (await page.evaluate(() => window.labTyping())) break;
+    if (attempt === 3) throw new Error(`three double taps on "${name}" did not start typing into it`);
+  }
   // The field is being typed into once the page's hidden field has the focus (ImGui took it).
-  if (screen.phone) await doubleTap(page, c.x, c.y);
-  else await page.mouse.dblclick(c.x, c.y);
   await page.waitForFunction(() => document.activeElement && document.activeElement.id === "lab-keyboard", null, { timeout: WAIT_TIMEOUT });
   if (!screen.phone) await page.keyboard.press("Control+A");
 }

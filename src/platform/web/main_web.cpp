@@ -210,6 +210,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* lab_focused_name() {
 // a font on its way will be drawn with once it is in).
 static unsigned g_frames_drawn = 0;
 extern "C" EMSCRIPTEN_KEEPALIVE unsigned lab_frames_drawn() { return g_frames_drawn; }
+// For tests: ImGui is typing into a field (a double tap or click hit a number, not beside it).
+extern "C" EMSCRIPTEN_KEEPALIVE int lab_typing() { return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput; }
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_idle() {
   const bool fonts_coming = g_cjk_state == CJK_FETCHING || g_pack_fonts_pending > 0;
   return g_frames_left <= 0 && !fonts_coming && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
@@ -220,6 +222,7 @@ EM_JS(void, js_install_listeners, (void), {
   window.labFrames = () => Module._lab_frames_drawn();
   window.labIdle = () => Module._lab_idle() !== 0;
   window.labFocused = () => UTF8ToString(Module._lab_focused_name());
+  window.labTyping = () => Module._lab_typing() !== 0;
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
   window.addEventListener("popstate", () => Module._lab_on_hash_change());
   window.labItemRect = (name) => {
