@@ -18,15 +18,24 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   if (!text.empty()) platform_fonts_need(text);
 }
 
-void model_status_draw(live_session* ls, lab_state* s, double now) {
+// The real model instead of the built-in one (never under lock=1: a student keeps the teacher's model).
+static bool offer_shown(const model_session& ms, const lab_state& s) {
+  return ms.status.synthetic && model_session_builtin(ms) && !s.lock;
+}
+
+bool model_status_extras_shown(const live_session& ls, const lab_state& s) {
+  return offer_shown(ls.model, s) || cache_bytes_held() > 0 || !ls.cache_note.empty();
+}
+
+void model_status_draw(live_session* ls, lab_state* s, double now, bool controls) {
   model_session* ms = &ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
-  if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
+  if (controls && offer_shown(*ms, *s)) {
     if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
     item_probe("model-offer-whole");
     widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));
   }
-  cache_clear_draw(ls, now);
+  if (controls) cache_clear_draw(ls, now);
   model_service* svc = ms->service;
   if (!svc) return;
   const model_status& st = ms->status;

@@ -69,7 +69,7 @@ void rules_panel_draw(void* self, panel_frame* f) {
   if (!f->live->model.service) return;
   model_session& ms = f->live->model;
   widget_text_wrapped(tr(STR_RULES_INTRO));
-  model_status_draw(f->live, s, f->now);
+  model_status_draw(f->live, s, f->now, f->controls);
   m->waiting = model_view_waiting(ms, *s);
   if (!model_view_ready(ms, *s)) return;
   const model_reply& r = ms.reply;
