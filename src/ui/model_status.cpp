@@ -65,7 +65,13 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
 void model_row_draw(const view_row& row) {
   std::string title = row.label;
   if (!row.note.empty()) title += " " + view_row_note(row);
-  widget_text_colored(widget_tone_color(row.tone), title);
+  if (ImGui::CalcTextSize(title.c_str()).x > widget_visible_width()) {  // after buttons on a phone: wrapped, not cut
+    ImGui::PushStyleColor(ImGuiCol_Text, widget_tone_color(row.tone));
+    widget_text_wrapped(title);
+    ImGui::PopStyleColor();
+  } else {
+    widget_text_colored(widget_tone_color(row.tone), title);
+  }
   for (const view_cell& c : row.cells) {
     const std::string text = view_cell_text(c);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
