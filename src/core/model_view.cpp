@@ -119,7 +119,9 @@ static view_row next_row(const model_next_token& t, bool off) {
   if (!t.token.piece.empty()) row.cells.push_back({"", fmt_token_id(t.token.id), TONE_MUTED});  // (else the label is the id)
   const std::string p = off ? fmt_before_after(fmt_percent1(t.p_before), fmt_percent1(t.p)) : fmt_percent1(t.p);
   row.cells.push_back({"P", p, off && t.p < t.p_before ? TONE_RELU : off && t.p > t.p_before ? TONE_OPEN : TONE_PLAIN});
+  // Absolute probabilities, the track 100 %: before and after side by side when units are off.
   row.bar = std::max(0.0, std::min(1.0, t.p));
+  if (off) row.bar_before = std::max(0.0, std::min(1.0, t.p_before));
   return row;
 }
 
@@ -280,6 +282,14 @@ std::string flow_extremes_text(const model_reply& r) {
               std::to_string(e.smallest).c_str(), fmt_percent1(e.smallest_ratio).c_str());
 }
 
+std::string flow_scale_text(const model_reply& r) {
+  const flow_extremes e = flow_find_extremes(r);
+  if (e.largest < 0) return "";
+  return strf(tr(STR_FLOW_SCALE), std::to_string(e.largest).c_str(), fmt_percent1(e.largest_ratio).c_str());
+}
+
+std::string rules_scale_text(bool off) { return tr(off ? STR_RULES_SCALE_OFF : STR_RULES_SCALE); }
+
 std::string flow_picked_text(const model_reply& r, const lab_state& s) {
   if (s.layer < 0 || s.layer >= (int64_t)r.flow.size()) return "";
   view_row row = flow_rows(r, s)[(size_t)s.layer];
@@ -338,6 +348,7 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (off) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_RULES_NEXT), model_token_text(r.prompt.back()).c_str()) + tr(STR_MIRROR_COLON) + "\n";
+  out += rules_scale_text(off) + "\n";
   for (const view_row& row : rules_next_rows(r, off)) out += view_row_line(row) + "\n";
   if (off) {
     out += std::string(tr(STR_RULES_RISE)) + tr(STR_MIRROR_COLON) + "\n";
@@ -365,7 +376,7 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
-  for (const std::string& line : {flow_picked_text(r, s), flow_extremes_text(r)})
+  for (const std::string& line : {flow_scale_text(r), flow_picked_text(r, s), flow_extremes_text(r)})
     if (!line.empty()) out += line + "\n";
   for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
   return out;

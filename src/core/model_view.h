@@ -33,8 +33,10 @@ bool model_view_waiting(const model_session& ms, const lab_state& s);
 
 // [SECTION] the rule book
 // The next-token rows: "'北京': id 3, P: 18.6 % → 1.7 %" (before → after when units are off), a
-// token without text "id 464: P: 0.1 %".
+// token without text "id 464: P: 0.1 %"; the bar the probability itself (bar_before too when off).
 std::vector<view_row> rules_next_rows(const model_reply& r, bool off);
+// The caption of their bars: absolute probabilities, the track 100 % (before and after when off).
+std::string rules_scale_text(bool off);
 // With units off: the tokens whose probability rose most, the same way.
 std::vector<view_row> rules_rising_rows(const model_reply& r);
 // The most active units at the last token: "Layer 23, unit 75: 6.186947, writes toward: '北京' ...".
@@ -77,6 +79,8 @@ struct flow_extremes {
 flow_extremes flow_find_extremes(const model_reply& r);
 // "Largest: layer 23, 86.4 %; smallest: layer 5, 1.2 %".
 std::string flow_extremes_text(const model_reply& r);
+// The chart's caption: its bars are ratios relative to the largest (named, with its ratio).
+std::string flow_scale_text(const model_reply& r);
 // The rows of the picked layer as a line above the bars ("" when none is picked).
 std::string flow_picked_text(const model_reply& r, const lab_state& s);
 

@@ -84,14 +84,22 @@ void model_row_draw(const view_row& row) {
     widget_same_line_if_fits(w);
     widget_text_colored(widget_tone_color(c.tone), text);
   }
-  if (row.bar >= 0) {  // the row's share of the largest, as a bar under it
-    const float w = ImGui::GetContentRegionAvail().x * 0.6f, h = ImGui::GetFontSize() * 0.45f;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(230, 230, 230, 255));
-    dl->AddRectFilled(p, ImVec2(p.x + w * (float)row.bar, p.y + h), widget_tone_color(TONE_OPEN));
-    ImGui::Dummy(ImVec2(w, h));
+  if (row.bar < 0) return;
+  // The row's bar under it on its track (what the track stands for is the view's caption); with a
+  // bar before a change, the two side by side on the same track: before in grey, then after.
+  const float w = ImGui::GetContentRegionAvail().x * 0.6f, h = ImGui::GetFontSize() * 0.45f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float y = p.y;
+  for (int before = 1; before >= 0; before--) {
+    const double bar = before ? row.bar_before : row.bar;
+    if (bar < 0) continue;
+    const ImU32 fill = before ? rgb_u32(RGB_CLASSIC) : widget_tone_color(TONE_OPEN);
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h), IM_COL32(230, 230, 230, 255));
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * (float)bar, y + h), fill);
+    y += h;
   }
+  ImGui::Dummy(ImVec2(w, y - p.y));
 }
 
 void model_token_picker(lab_state* s, const model_reply& r, const char* label, const char* probe_prefix) {

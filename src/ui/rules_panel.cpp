@@ -94,6 +94,9 @@ void rules_panel_draw(void* self, panel_frame* f) {
     widget_text_wrapped(strf(tr(STR_RULES_OFF), rules_off_text(*s).c_str()));
   }
   widget_text(strf(tr(STR_RULES_NEXT), model_token_text(r.prompt.back()).c_str()) + tr(STR_MIRROR_COLON));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  widget_text_wrapped(rules_scale_text(off));  // what the bars' track stands for
+  ImGui::PopStyleColor();
   for (const view_row& row : rules_next_rows(r, off)) model_row_draw(row);
   if (off) {
     widget_text(std::string(tr(STR_RULES_RISE)) + tr(STR_MIRROR_COLON));
