@@ -101,6 +101,8 @@ add_executable(ui_tests
   tests/ui/ui_model_test.cpp
   tests/ui/ui_model_change_test.cpp
   tests/ui/ui_class_link_test.cpp
+  tests/ui/ui_model_figures_test.cpp
+  tests/ui/ui_model_present_test.cpp
   tests/ui/ui_qr_test.cpp
   src/early/early_text.cpp
   src/platform/native/platform_native.cpp

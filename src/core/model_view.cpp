@@ -74,7 +74,36 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
   return out;
 }
 
-std::string model_token_text(const token_text& t) { return t.piece.empty() ? fmt_token_id(t.id) : "'" + t.piece + "'"; }
+// A control character (a bell, a newline; C1's too, as UTF-8) is not drawn, and a newline would
+// split the row it is in on screen and in the mirror: its bytes are written in hex, "<0a>", as
+// the tokenizer writes the bytes of a character split across tokens ("<e5 85>").
+static size_t control_at(const std::string& s, size_t i) {
+  const unsigned char c = (unsigned char)s[i];
+  if (c < 0x20 || c == 0x7f) return 1;
+  if (c == 0xc2 && i + 1 < s.size() && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f) return 2;
+  return 0;
+}
+
+static std::string piece_shown(const std::string& piece) {
+  static const char HEX[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < piece.size();) {
+    if (!control_at(piece, i)) {
+      out += piece[i++];
+      continue;
+    }
+    out += '<';
+    for (size_t n, first = i; i < piece.size() && (n = control_at(piece, i)) > 0;)
+      for (size_t end = i + n; i < end; i++) {
+        const unsigned char c = (unsigned char)piece[i];
+        out += std::string(i > first ? " " : "") + HEX[c >> 4] + HEX[c & 15];
+      }
+    out += '>';
+  }
+  return out;
+}
+
+std::string model_token_text(const token_text& t) { return t.piece.empty() ? fmt_token_id(t.id) : "'" + piece_shown(t.piece) + "'"; }
 
 std::string model_prompt_text(const model_reply& r) {
   std::string out;
@@ -94,10 +123,12 @@ bool model_view_waiting(const model_session& ms, const lab_state& s) {
 static view_row next_row(const model_next_token& t, bool off) {
   view_row row;
   row.label = model_token_text(t.token);
-  row.cells.push_back({"", fmt_token_id(t.token.id), TONE_MUTED});
+  if (!t.token.piece.empty()) row.cells.push_back({"", fmt_token_id(t.token.id), TONE_MUTED});  // (else the label is the id)
   const std::string p = off ? fmt_before_after(fmt_percent1(t.p_before), fmt_percent1(t.p)) : fmt_percent1(t.p);
   row.cells.push_back({"P", p, off && t.p < t.p_before ? TONE_RELU : off && t.p > t.p_before ? TONE_OPEN : TONE_PLAIN});
+  // Absolute probabilities, the track 100 %: before and after side by side when units are off.
   row.bar = std::max(0.0, std::min(1.0, t.p));
+  if (off) row.bar_before = std::max(0.0, std::min(1.0, t.p_before));
   return row;
 }
 
@@ -152,12 +183,28 @@ std::string rules_picked_title(const model_reply& r, const lab_state& s) {
   return strf(tr(STR_RULES_PICKED), unit.c_str());
 }
 
-std::vector<view_row> rules_picked_rows(const model_reply& r) {
+std::vector<float> rules_picked_values(const model_reply& r, const lab_state& s) {
+  // The reply's activations are the run as asked: a unit switched off reads 0 there.
+  if (!rules_unit_is_off(s, r.picked.unit) || r.picked_gate.size() != r.picked_per_token.size() ||
+      r.picked_up.size() != r.picked_per_token.size())
+    return r.picked_per_token;
+  std::vector<float> out;
+  for (size_t t = 0; t < r.picked_gate.size(); t++) out.push_back(r.picked_gate[t] * r.picked_up[t]);
+  return out;
+}
+
+std::string rules_picked_off_text(const model_reply& r, const lab_state& s) {
+  return rules_unit_is_off(s, r.picked.unit) ? tr(STR_RULES_PICKED_OFF) : "";
+}
+
+std::vector<view_row> rules_picked_rows(const model_reply& r, const lab_state& s) {
   std::vector<view_row> rows;
+  const std::vector<float> values = rules_picked_values(r, s);
+  const bool off = rules_unit_is_off(s, r.picked.unit);
   float top = 0;
-  for (float a : r.picked_per_token) top = std::max(top, std::fabs(a));
-  for (size_t t = 0; t < r.prompt.size() && t < r.picked_per_token.size(); t++) {
-    const float a = r.picked_per_token[t];
+  for (float a : values) top = std::max(top, std::fabs(a));
+  for (size_t t = 0; t < r.prompt.size() && t < values.size(); t++) {
+    const float a = values[t];
     view_row row;
     row.label = model_token_text(r.prompt[t]);
     if (t < r.picked_gate.size() && t < r.picked_up.size()) {
@@ -165,6 +212,7 @@ std::vector<view_row> rules_picked_rows(const model_reply& r) {
       row.cells.push_back({"up", fmt6(r.picked_up[t]), TONE_MUTED});
     }
     row.cells.push_back({tr(STR_RULES_PRODUCT), fmt6(a), a > 0 ? TONE_OPEN : a < 0 ? TONE_RELU : TONE_PLAIN});
+    if (off) row.cells.push_back({tr(STR_RULES_IN_MODEL), "0", TONE_RELU});
     row.bar = top > 0 ? std::fabs(a) / top : 0;
     rows.push_back(row);
   }
@@ -241,6 +289,14 @@ std::string flow_extremes_text(const model_reply& r) {
               std::to_string(e.smallest).c_str(), fmt_percent1(e.smallest_ratio).c_str());
 }
 
+std::string flow_scale_text(const model_reply& r) {
+  const flow_extremes e = flow_find_extremes(r);
+  if (e.largest < 0) return "";
+  return strf(tr(STR_FLOW_SCALE), std::to_string(e.largest).c_str(), fmt_percent1(e.largest_ratio).c_str());
+}
+
+std::string rules_scale_text(bool off) { return tr(off ? STR_RULES_SCALE_OFF : STR_RULES_SCALE); }
+
 std::string flow_picked_text(const model_reply& r, const lab_state& s) {
   if (s.layer < 0 || s.layer >= (int64_t)r.flow.size()) return "";
   view_row row = flow_rows(r, s)[(size_t)s.layer];
@@ -298,6 +354,7 @@ static std::string rules_answer_text(const lab_state& s, const model_reply& r) {
   out += std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (off) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_RULES_NEXT), model_token_text(r.prompt.back()).c_str()) + tr(STR_MIRROR_COLON) + "\n";
+  out += rules_scale_text(off) + "\n";
   for (const view_row& row : rules_next_rows(r, off)) out += view_row_line(row) + "\n";
   if (off) {
     out += std::string(tr(STR_RULES_RISE)) + tr(STR_MIRROR_COLON) + "\n";
@@ -307,9 +364,11 @@ static std::string rules_answer_text(const lab_state& s, const model_reply& r) {
   for (const view_row& row : rules_unit_rows(r, s)) out += view_row_line(row) + "\n";
   if (r.picked.unit.layer < 0) return out;
   out += rules_picked_title(r, s) + "\n";
+  const std::string off_note = rules_picked_off_text(r, s);
+  if (!off_note.empty()) out += off_note + "\n";
   out += std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   out += std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON) + "\n";
-  for (const view_row& row : rules_picked_rows(r)) out += view_row_line(row) + "\n";
+  for (const view_row& row : rules_picked_rows(r, s)) out += view_row_line(row) + "\n";
   out += std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + rules_toward_text(r.picked.toward) + "\n";
   return out;
 }
@@ -318,7 +377,7 @@ static std::string flow_answer_text(const lab_state& s, const model_reply& r) {
   std::string out = std::string(tr(STR_MODEL_PROMPT)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   if (!s.off.empty()) out += strf(tr(STR_RULES_OFF), rules_off_text(s).c_str()) + "\n";
   out += strf(tr(STR_FLOW_AT), model_token_text(r.prompt[(size_t)r.position]).c_str()) + tr(STR_MIRROR_COLON) + "\n";
-  for (const std::string& line : {flow_picked_text(r, s), flow_extremes_text(r)})
+  for (const std::string& line : {flow_scale_text(r), flow_picked_text(r, s), flow_extremes_text(r)})
     if (!line.empty()) out += line + "\n";
   for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
   return out;

@@ -25,7 +25,8 @@ std::vector<std::string> carried_check_lines(const model_session& ms, const lab_
 uint64_t model_download_to_confirm(const model_session& ms);
 // "'中国' '的' '首都' '是'": the prompt's tokens as the model split them.
 std::string model_prompt_text(const model_reply& r);
-// A token as the page prints it: its text in quotes, or its id when the model has no tokenizer.
+// A token as the page prints it: its text in quotes, or its id when the model has no tokenizer (or
+// no text for it). Control characters are written as their bytes, "'<0a>'", as split bytes are.
 std::string model_token_text(const token_text& t);
 // The reply answers the state as it is now, without an error: the views draw their rows.
 bool model_view_ready(const model_session& ms, const lab_state& s);
@@ -34,8 +35,11 @@ bool model_view_ready(const model_session& ms, const lab_state& s);
 bool model_view_waiting(const model_session& ms, const lab_state& s);
 
 // [SECTION] the rule book
-// The next-token rows: "'北京': id 3, P: 18.6 % → 1.7 %" (before → after when units are off).
+// The next-token rows: "'北京': id 3, P: 18.6 % → 1.7 %" (before → after when units are off), a
+// token without text "id 464: P: 0.1 %"; the bar the probability itself (bar_before too when off).
 std::vector<view_row> rules_next_rows(const model_reply& r, bool off);
+// The caption of their bars: absolute probabilities, the track 100 % (before and after when off).
+std::string rules_scale_text(bool off);
 // With units off: the tokens whose probability rose most, the same way.
 std::vector<view_row> rules_rising_rows(const model_reply& r);
 // The most active units at the last token: "Layer 23, unit 75: 6.186947, writes toward: '北京' ...".
@@ -50,9 +54,14 @@ bool rules_unit_is_picked(const lab_state& s, const unit_ref& u);
 void rules_pick_unit(lab_state* s, const unit_ref& u);
 // "Picked: Layer 23, unit 275 (switched off)".
 std::string rules_picked_title(const model_reply& r, const lab_state& s);
+// What it computes at each prompt token, silu(gate) × up: the model's activation, or when it is
+// switched off (the run answered reads 0 there) the product of its two factors.
+std::vector<float> rules_picked_values(const model_reply& r, const lab_state& s);
+// Switched off: the words that the model uses 0 in its place ("" when it is on).
+std::string rules_picked_off_text(const model_reply& r, const lab_state& s);
 // Its condition at each prompt token: "'是': silu(gate): 1.234567, up: 5.012345, silu(gate) × up:
-// 6.186947", the bar |activation| over the largest, the tone its sign.
-std::vector<view_row> rules_picked_rows(const model_reply& r);
+// 6.186947" (switched off, then ", in the model: 0"), the bar |product| over the largest, the tone its sign.
+std::vector<view_row> rules_picked_rows(const model_reply& r, const lab_state& s);
 // What its down column writes toward: "'北京' '上海' ...".
 std::string rules_toward_text(const std::vector<token_text>& toward);
 // The weights view on the picked unit of the same model: model= the whole model's location (the
@@ -73,6 +82,8 @@ struct flow_extremes {
 flow_extremes flow_find_extremes(const model_reply& r);
 // "Largest: layer 23, 86.4 %; smallest: layer 5, 1.2 %".
 std::string flow_extremes_text(const model_reply& r);
+// The chart's caption: its bars are ratios relative to the largest (named, with its ratio).
+std::string flow_scale_text(const model_reply& r);
 // The rows of the picked layer as a line above the bars ("" when none is picked).
 std::string flow_picked_text(const model_reply& r, const lab_state& s);
 

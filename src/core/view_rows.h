@@ -49,6 +49,7 @@ struct view_row {
   view_tone tone = TONE_PLAIN;  // the label's colour (and the note's, through note_tone)
   view_tone note_tone = TONE_PLAIN;
   double bar = -1;              // 0..1: the length of the bar the panel draws for it; -1: none
+  double bar_before = -1;       // 0..1: a second bar beside it, `bar` before a change (units off); -1: none
 };
 
 // "> 0.1: 50.73 %" (the language's colon), or the bare value: the panel and the mirror alike.

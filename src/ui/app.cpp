@@ -126,9 +126,11 @@ static bool view_buttons_hidden(const lab_app* app) {
 
 // ui=present on a live view: the live header shows what a class reads (model, status, progress);
 // its controls (probe, layers, Retry, the real model, the cache, the sentence box) wait under
-// "Explore freely", as the view buttons do.
+// "Explore freely", as the view buttons do. The whole model's views keep their lesson's controls
+// and hide only the real model's offer and Clear: with neither on screen, nothing waits there.
 static bool live_controls_hidden(const lab_app* app) {
-  return lab_app_presenting(app) && !app->explored && lab_view_get(app->state.view).live();
+  if (!lab_app_presenting(app) || app->explored || !lab_view_get(app->state.view).live()) return false;
+  return !lab_view_on_whole_model(app->state) || model_status_extras_shown(app->live, app->state);
 }
 
 static void explore_button(lab_app* app) {
@@ -326,9 +328,11 @@ void lab_app_frame(lab_app* app, double now) {
   {  // ui=present: larger type for a projector, on top of the fonts' own high-DPI scale (page_style.cpp)
     ImGuiIO& io = ImGui::GetIO();
     const bool on = lab_app_presenting(app);
-    const float present = on ? 1.4f : 1.0f;
-    io.FontGlobalScale = io.FontGlobalScale / app->ui_scale_applied * present;
-    app->ui_scale_applied = present;
+    // The platform sets the fonts' own scale again whenever it rebuilds them (the whole model's
+    // tokens fetch glyphs the page lacked): the factor goes on top of that scale, not of itself.
+    if (io.FontGlobalScale != app->font_scale_written) app->font_scale_base = io.FontGlobalScale;
+    io.FontGlobalScale = app->font_scale_base * (on ? LAB_PRESENT_TYPE_SCALE : 1.0f);
+    app->font_scale_written = io.FontGlobalScale;
     widget_set_present(on);  // thicker lines, no editing chrome, the formula big
   }
   draw_top_bar(app, now);
@@ -363,7 +367,7 @@ void lab_app_frame(lab_app* app, double now) {
     live_header_draw(&app->state, &app->live, app->choice, pick_layers, now, !live_controls_hidden(app));
     ImGui::Separator();
   }
-  panel_frame f = {&app->state, &app->live, &app->choice, now, figure_first};
+  panel_frame f = {&app->state, &app->live, &app->choice, now, figure_first, !live_controls_hidden(app)};
   const panel_row& row = PANELS[app->state.view];
   if (!app->qr.open) row.keys(app->panels[app->state.view], &f);  // the keys are the code's while it shows
   row.draw(app->panels[app->state.view], &f);

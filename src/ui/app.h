@@ -22,7 +22,8 @@ struct lab_app {
   double stall_seconds = 20.0;        // the streaming's stall limit (tests shorten it)
   // The lesson around the views (issue 14): which common questions are open, the projector's scale.
   faq_open_set faq_open = 0;
-  float ui_scale_applied = 1.0f;      // ui=present's factor now in io.FontGlobalScale
+  float font_scale_base = 1.0f;       // the fonts' own scale (1 / pixel ratio), as the platform set it
+  float font_scale_written = 0;       // io.FontGlobalScale as the page last set it (ui=present's factor on the base)
   bool explored = false;              // "Explore freely" pressed since the link was read (view buttons back)
   std::vector<std::string> notices;   // from the last link read, until dismissed
   std::string written_fragment;       // what the URL holds now, to write only on change
@@ -52,6 +53,8 @@ bool lab_app_animating(const lab_app* app, double now_seconds);
 // ui=present is a projector's layout: on a screen narrower than this (CSS px), a phone that
 // opened the class's one link, the page keeps its normal layout (the link keeps ui=present).
 #define LAB_PRESENT_MIN_WIDTH 720.0f
+// Its type is this much larger than the normal layout's.
+#define LAB_PRESENT_TYPE_SCALE 1.4f
 bool lab_app_presenting(const lab_app* app);
 // A screen narrower than that is a phone's: the gates view's figure comes before the live header.
 bool lab_app_phone(const lab_app* app);

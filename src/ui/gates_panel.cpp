@@ -208,7 +208,7 @@ static std::vector<std::string> probe_tokens(live_session* ls, const live_choice
 // On the stream (in=stream): the whole model's answer for the prompt, drawn as on the pack, and
 // the same layers' shares on the lessons' shortcut under them. On a phone (`figure_first`) the
 // figure and its shares come first, as on the pack.
-static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first, double now) {
+static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first, double now, bool controls) {
   const model_session* ms = model_session_active(ls->model) ? &ls->model : nullptr;
   const bool ready = ms && model_view_ready(*ms, *s);
   auto figure = [&]() {
@@ -228,7 +228,7 @@ static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first,
   gates_input_choice(s);
   widget_text_wrapped(tr(STR_GATES_STREAM_NOTE));
   if (!ms) return;
-  model_status_draw(ls, s, now);
+  model_status_draw(ls, s, now, controls);
   if (!ready) return;
   const model_reply& r = ms->reply;
   ImGui::Separator();
@@ -239,8 +239,8 @@ static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first,
   if (!figure_first) figure();
 }
 
-static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first, double now) {
-  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls, figure_first, now);
+static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first, double now, bool controls) {
+  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls, figure_first, now, controls);
   if (!c.ready) {
     widget_prose(tr(STR_GATES_INTRO));
     return gates_input_choice(s);
@@ -276,7 +276,7 @@ struct gates_memory {
 void* gates_panel_init() { return new gates_memory(); }
 void gates_panel_keys(void*, panel_frame*) {}
 void gates_panel_draw(void* self, panel_frame* f) {
-  gates_draw(f->state, f->live, *f->choice, f->figure_first, f->now);
+  gates_draw(f->state, f->live, *f->choice, f->figure_first, f->now, f->controls);
   ((gates_memory*)self)->waiting =
       f->state->gates_input == LAB_GATES_STREAM && model_session_active(f->live->model) && model_view_waiting(f->live->model, *f->state);
 }

@@ -20,11 +20,17 @@ void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c) {
   item_probe("model-offer");
 }
 
+uint64_t cache_bytes_held() {
+  fetch_client* client = platform_fetch_client();
+  model_service* model = platform_model();
+  return (client ? client->cache_bytes() : 0) + (model ? model->model_cache_bytes() : 0);
+}
+
 // One button for both caches: the weights' (256 MiB) and the whole model's (its own bound).
 void cache_clear_draw(live_session* ls, double now) {
   fetch_client* client = platform_fetch_client();
   model_service* model = platform_model();
-  const uint64_t in_caches = (client ? client->cache_bytes() : 0) + (model ? model->model_cache_bytes() : 0);
+  const uint64_t in_caches = cache_bytes_held();
   // While the caches fill the label moves as progress does (each new label is a redraw); the
   // button's coming and going is news.
   const uint64_t held = ls->cache_shown.take(in_caches, now, in_caches == 0 || ls->cache_shown.shown == 0);

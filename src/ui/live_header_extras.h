@@ -9,3 +9,5 @@
 void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c);
 // `now`: the frame's clock, which paces the bytes it names while the caches fill.
 void cache_clear_draw(live_session* ls, double now);
+// What both caches hold now, in bytes (Clear is drawn when it is more than 0).
+uint64_t cache_bytes_held();

@@ -18,7 +18,16 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   if (!text.empty()) platform_fonts_need(text);
 }
 
-void model_status_draw(live_session* ls, lab_state* s, double now) {
+// The real model instead of the built-in one (never under lock=1: a student keeps the teacher's model).
+static bool offer_shown(const model_session& ms, const lab_state& s) {
+  return ms.status.synthetic && model_session_builtin(ms) && !s.lock;
+}
+
+bool model_status_extras_shown(const live_session& ls, const lab_state& s) {
+  return offer_shown(ls.model, s) || cache_bytes_held() > 0 || !ls.cache_note.empty();
+}
+
+void model_status_draw(live_session* ls, lab_state* s, double now, bool controls) {
   model_session* ms = &ls->model;
   for (const std::string& line : model_status_lines(*ms)) widget_text_wrapped(line);
   for (const std::string& line : carried_check_lines(*ms, *s)) widget_text_wrapped(line);
@@ -34,12 +43,12 @@ void model_status_draw(live_session* ls, lab_state* s, double now) {
     if (ImGui::Button(add.c_str())) ms->carried.full = !model_session_add_to_link(*ms, s);
     item_probe("class-add");
   }
-  if (ms->status.synthetic && model_session_builtin(*ms) && !s->lock) {  // the real model instead of the built-in one
+  if (controls && offer_shown(*ms, *s)) {
     if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
     item_probe("model-offer-whole");
     widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));
   }
-  cache_clear_draw(ls, now);
+  if (controls) cache_clear_draw(ls, now);
   model_service* svc = ms->service;
   if (!svc) return;
   const model_status& st = ms->status;
@@ -69,7 +78,13 @@ void model_status_draw(live_session* ls, lab_state* s, double now) {
 void model_row_draw(const view_row& row) {
   std::string title = row.label;
   if (!row.note.empty()) title += " " + view_row_note(row);
-  widget_text_colored(widget_tone_color(row.tone), title);
+  if (ImGui::CalcTextSize(title.c_str()).x > widget_visible_width()) {  // after buttons on a phone: wrapped, not cut
+    ImGui::PushStyleColor(ImGuiCol_Text, widget_tone_color(row.tone));
+    widget_text_wrapped(title);
+    ImGui::PopStyleColor();
+  } else {
+    widget_text_colored(widget_tone_color(row.tone), title);
+  }
   for (const view_cell& c : row.cells) {
     const std::string text = view_cell_text(c);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
@@ -82,14 +97,22 @@ void model_row_draw(const view_row& row) {
     widget_same_line_if_fits(w);
     widget_text_colored(widget_tone_color(c.tone), text);
   }
-  if (row.bar >= 0) {  // the row's share of the largest, as a bar under it
-    const float w = ImGui::GetContentRegionAvail().x * 0.6f, h = ImGui::GetFontSize() * 0.45f;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(230, 230, 230, 255));
-    dl->AddRectFilled(p, ImVec2(p.x + w * (float)row.bar, p.y + h), widget_tone_color(TONE_OPEN));
-    ImGui::Dummy(ImVec2(w, h));
+  if (row.bar < 0) return;
+  // The row's bar under it on its track (what the track stands for is the view's caption); with a
+  // bar before a change, the two side by side on the same track: before in grey, then after.
+  const float w = ImGui::GetContentRegionAvail().x * 0.6f, h = ImGui::GetFontSize() * 0.45f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float y = p.y;
+  for (int before = 1; before >= 0; before--) {
+    const double bar = before ? row.bar_before : row.bar;
+    if (bar < 0) continue;
+    const ImU32 fill = before ? rgb_u32(RGB_CLASSIC) : widget_tone_color(TONE_OPEN);
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w, y + h), IM_COL32(230, 230, 230, 255));
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + w * (float)bar, y + h), fill);
+    y += h;
   }
+  ImGui::Dummy(ImVec2(w, y - p.y));
 }
 
 void model_token_picker(lab_state* s, const model_reply& r, const char* label, const char* probe_prefix) {

@@ -15,8 +15,12 @@ struct model_reply;
 void model_views_frame(live_session* ls, const lab_state& s, double now);
 
 // With Clear cache (both caches) and, on the built-in model, the real Qwen3.5-0.8B offered
-// (unless the link is locked): its headers first, then the exact download to confirm.
-void model_status_draw(live_session* ls, lab_state* s, double now);
+// (unless the link is locked): its headers first, then the exact download to confirm. Without
+// `controls` (a projector before "Explore freely") the offer and Clear are left out; what the
+// model needs to go on (the download to confirm, Cancel, Retry, the way back) stays.
+void model_status_draw(live_session* ls, lab_state* s, double now, bool controls);
+// The offer or Clear would be drawn: something a projector leaves under "Explore freely".
+bool model_status_extras_shown(const live_session& ls, const lab_state& s);
 // One of the views' rows: its label and note, its cells, and its bar under them.
 void model_row_draw(const view_row& row);
 // One radio button a prompt token, after `label` (tok= in the link; none picked: the view's own,

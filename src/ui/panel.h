@@ -24,6 +24,9 @@ struct panel_frame {
   // first, its controls and prose after it, and the live header under them, so what a student
   // could read before the app stays where it was at the first frame (issue 22).
   bool figure_first = false;
+  // False on a projector (ui=present) before "Explore freely": the controls about downloads and
+  // the cache are left out, as the live header leaves them out.
+  bool controls = true;
 };
 
 #define PANEL(view, prefix)                              \

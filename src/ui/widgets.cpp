@@ -137,7 +137,7 @@ static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size
   std::vector<line_atom> atoms;
   bool space_before = true;  // the paragraph's start acts as a space: a new atom
   size_t sep = from;
-  unsigned prev = 0;
+  unsigned prev = 0, last = 0;  // the character before, and the last one that was not a space
   size_t g = 0;  // the next glued range that may hold i
   for (size_t i = from, len = 0; i < to; i += len) {
     unsigned c = utf8_at(s, i, &len);
@@ -147,12 +147,20 @@ static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size
       atoms.back().end = i + len;
       space_before = false;
       prev = c;
+      if (c != ' ') last = c;
       continue;
     }
     if (c == ' ') {
       if (!space_before) sep = i;
       space_before = true;
       prev = c;
+      continue;
+    }
+    // The page writes a percentage with a space, "20.9 %": its sign never starts a line.
+    if (c == '%' && space_before && !atoms.empty() && last >= '0' && last <= '9') {
+      atoms.back().end = i + len;
+      space_before = false;
+      prev = last = c;
       continue;
     }
     bool cjk = is_cjk(c), prev_cjk = is_cjk(prev);
@@ -165,7 +173,7 @@ static std::vector<line_atom> line_atoms(const std::string& s, size_t from, size
       atoms.push_back(line_atom{space_before ? sep : i, i, i + len});
     }
     space_before = false;
-    prev = c;
+    prev = last = c;
   }
   return atoms;
 }

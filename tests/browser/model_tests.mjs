@@ -105,6 +105,64 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       }
     });
 
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the flow's chart, a bar tapped marks its layer; a picked unit switched off on a phone`, async (site) => {
+      const w = words[lang];
+      for (const screen of [{}, PHONE]) {
+        const where = screen.phone ? "phone" : "laptop";
+        const page = await openPage(site, `#v=1&view=flow&lang=${lang}`, screen);
+        await waitForMirror(page, `${w.layer(23)}${w.colon}|MLP|`, TIMEOUT);
+        await bringIntoView(page, "flow-layer-23", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
+        await clickItem(page, "flow-layer-23");
+        await page.waitForFunction(() => location.hash.includes("layer=23"), null, { timeout: TIMEOUT });
+        await waitForMirror(page, `${w.layer(23)}${w.colon}(`, TIMEOUT);  // "(picked)" on its row
+        const chart = (await settledItems(page)).find((it) => it.name === "flow-chart");
+        expect(chart && chart.y1 - chart.y0 <= (screen.phone ? 844 : 800) * 0.45, `${where}: the chart is ${chart && chart.y1 - chart.y0} px tall`);
+        await fontsSettled(page);
+        await shot(page, `model-flow-marked-${lang}-${where}`);
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      }
+      // The picked unit switched off, on a phone: every label on screen or one swipe away.
+      const page = await openPage(site, `#v=1&view=rules&layer=23&tok=3&unit=75&off=18:65,23:75&lang=${lang}`, PHONE);
+      await waitForMirror(page, `silu(gate) × up${w.colon}`, TIMEOUT);
+      const items = await settledItems(page);
+      const cut = items.filter((it) => !it.reachable).map((it) => it.name + it.text);
+      expect(cut.length === 0, `cut off on a phone: ${cut.join(" | ")}`);
+      await fontsSettled(page);
+      await shot(page, `model-rules-off-picked-${lang}-phone`);
+      await bringIntoView(page, "rules-picked-off", { phone: true, height: 844 });
+      await fontsSettled(page);
+      await shot(page, `model-rules-off-picked-unit-${lang}-phone`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    });
+
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the rule book and the flow on a projector (ui=present): the type 1.4x once the model's fonts are in, no offer or Clear`, async (site) => {
+      const PROJECTOR = { width: 1920, height: 1080 };
+      for (const view of ["rules&off=23:75", "flow"]) {
+        // The prompt's line (one line on both layouts) once the model's own fonts are in.
+        const height = async (link) => {
+          const page = await openPage(site, link, PROJECTOR);
+          await waitForMirror(page, `${words[lang].layer(23)}`, TIMEOUT);
+          await fontsSettled(page);
+          const items = await settledItems(page);
+          const prompt = items.find((it) => it.text && it.text.startsWith(lang === "en" ? "Prompt" : "提示"));
+          return { page, items, line: prompt ? prompt.y1 - prompt.y0 : 0 };
+        };
+        const normal = await height(`#v=1&view=${view}&lang=${lang}`);
+        await normal.page.context().close();
+        const present = await height(`#v=1&view=${view}&lang=${lang}&ui=present`);
+        expect(normal.line > 0 && present.line >= normal.line * 1.3, `${view}: a line ${normal.line} px, on the projector ${present.line} px`);
+        for (const name of ["model-offer-whole", "cache-clear"])
+          expect(!present.items.some((it) => it.name === name), `${view}: ${name} on the projector`);
+        await shot(present.page, `model-${view.replace(/&.*/, "")}-present-${lang}`);
+        expect(present.page.labErrors.length === 0, "page errors: " + present.page.labErrors.join("; "));
+        await present.page.context().close();
+      }
+    });
+
   // fmt_percent (number_format.cpp): the gates view's shares, two decimals.
   const pct2 = (share) => (100 * share).toFixed(2) + " %";
   for (const lang of ["en", "zh"])

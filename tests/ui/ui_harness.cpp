@@ -44,10 +44,7 @@ headless_page::headless_page(const std::string& fragment, float width, float hei
                          {ImGuiKey_Tab, KEY_TAB},        {ImGuiKey_Enter, KEY_ENTER},     {ImGuiKey_Space, KEY_SPACE}};
   for (const auto& k : keys) io.KeyMap[k[0]] = k[1];
   lab_style_apply();
-  lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
-  unsigned char* pixels;
-  int w, h;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  rebuild_fonts();
   platform_native_set_fragment(fragment);
   lab_app_init(&app);
   settle();
@@ -55,6 +52,13 @@ headless_page::headless_page(const std::string& fragment, float width, float hei
 headless_page::~headless_page() {
   lab_app_free(&app);
   ImGui::DestroyContext();
+}
+
+void headless_page::rebuild_fonts() {
+  lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
+  unsigned char* pixels;
+  int w, h;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
 }
 
 void headless_page::frame(double seconds) {

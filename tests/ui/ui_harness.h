@@ -40,6 +40,9 @@ struct headless_page {
   void settle();
   // A new link in the same page (hashchange), then settle().
   void open(const std::string& fragment);
+  // The fonts built anew, as the web platform does when a font the page lacked arrives (the whole
+  // model's tokens): a new atlas, and io.FontGlobalScale the fonts' own again.
+  void rebuild_fonts();
 
   // Where the named widget was drawn in the last frame (REQUIREs it).
   item_rect rect(const char* name) const;

@@ -255,6 +255,8 @@ static std::string first_piece(const std::string& line) {
   if (i < ch.size() && cjk_char(ch[i])) out += ch[i++];
   else
     while (i < ch.size() && ch[i] != " " && !cjk_char(ch[i])) out += ch[i++];
+  // "100 %": a percentage's sign after its space clings to the number.
+  if (i + 1 < ch.size() && ch[i] == " " && ch[i + 1] == "%" && !out.empty() && out.back() >= '0' && out.back() <= '9') out += ch[i++];
   while (i < ch.size() && closing_char(ch[i])) out += ch[i++];
   return out;
 }

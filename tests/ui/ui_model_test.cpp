@@ -2,64 +2,15 @@
 // synthetic model served by the fetch twin, in both languages, on a phone and a laptop: every
 // number on screen on one line of the mirror, a tap that switches a unit off writes off= and every
 // probability then reads before → after, each value equal to the forward pass run directly.
-#include "ui_harness.h"
+#include "ui_model_site.h"
 
-#include <algorithm>
-
-#include "core/checkpoint/synthetic_model.h"
-#include "core/experiments/model_session.h"
 #include "core/gates_text.h"
-#include "core/model/forward.h"
 #include "core/model_offer.h"
-#include "core/model/model_weights.h"
 #include "core/number_format.h"
 #include "core/strings.h"
-#include "packs/pack_test_util.h"
-#include "platform/native/fetch_native.h"
-#include "platform/native/platform_native.h"
 #include "ui/quiz_panel.h"
 
 namespace {
-
-struct model_site {
-  mem_files files;
-  model_site() {
-    for (const auto& f : synth_model_planted_make()) files.files[f.first] = f.second;
-    native_fetch* net = platform_native_fetch();
-    *net = native_fetch();
-    net->files = &files;
-    net->base = MODEL_DEFAULT_LOCATION;
-    platform_native_model_reset();  // nothing an earlier test's page opened on other files
-  }
-  // Frames and answers until the mirror holds `part` (the model loads, then answers, a frame later).
-  static bool settle_until(headless_page& page, const std::string& part) {
-    for (int i = 0; i < 3000; i++) {
-      if (i == 2999) UNSCOPED_INFO("the mirror never showed \"" << part << "\":\n" << page.mirror());
-      page.frame();
-      platform_native_fetch()->deliver(page.now);
-      if (contains(page.mirror(), part)) {
-        for (int k = 0; k < 3; k++) page.frame();
-        return true;
-      }
-    }
-    return false;
-  }
-};
-
-// The same model run directly, for the values the page must print.
-struct direct_run {
-  model_weights w;
-  direct_run(const mem_files& files) {
-    std::string err;
-    mem_files copy = files;
-    REQUIRE(model_load(&copy, model_formats(), &w, &err));
-  }
-  forward_trace forward(const std::vector<int64_t>& ids) const {
-    forward_trace run;
-    model_forward(w, ids, {}, &run);
-    return run;
-  }
-};
 
 void answer_typed(headless_page& page, const char* text) {
   page.click("quiz-answer");
@@ -244,9 +195,7 @@ TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; th
   model_site site;
   direct_run direct(site.files);
   const forward_trace run = direct.forward({1, 2, 3, 4});
-  int largest = 0;
-  for (int l = 1; l < 24; l++)
-    if (run.mlp_l2[l][3] / run.out_l2[l][3] > run.mlp_l2[largest][3] / run.out_l2[largest][3]) largest = l;
+  const int largest = direct_largest_flow(run, 3);
   headless_page page("#v=1&view=flow&ids=1,2,3,4&layer=5&lang=en");
   REQUIRE(model_site::settle_until(page, "Layer 23: |MLP|"));
   CHECK(contains(page.mirror(), "adds the most in layer " + std::to_string(largest) + " "));
