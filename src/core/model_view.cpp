@@ -183,23 +183,13 @@ std::string rules_picked_title(const model_reply& r, const lab_state& s) {
   return strf(tr(STR_RULES_PICKED), unit.c_str());
 }
 
-std::vector<float> rules_picked_values(const model_reply& r, const lab_state& s) {
-  // The reply's activations are the run as asked: a unit switched off reads 0 there.
-  if (!rules_unit_is_off(s, r.picked.unit) || r.picked_gate.size() != r.picked_per_token.size() ||
-      r.picked_up.size() != r.picked_per_token.size())
-    return r.picked_per_token;
-  std::vector<float> out;
-  for (size_t t = 0; t < r.picked_gate.size(); t++) out.push_back(r.picked_gate[t] * r.picked_up[t]);
-  return out;
-}
-
 std::string rules_picked_off_text(const model_reply& r, const lab_state& s) {
   return rules_unit_is_off(s, r.picked.unit) ? tr(STR_RULES_PICKED_OFF) : "";
 }
 
 std::vector<view_row> rules_picked_rows(const model_reply& r, const lab_state& s) {
   std::vector<view_row> rows;
-  const std::vector<float> values = rules_picked_values(r, s);
+  const std::vector<float>& values = r.picked_per_token;  // what it computes, switched off too
   const bool off = rules_unit_is_off(s, r.picked.unit);
   float top = 0;
   for (float a : values) top = std::max(top, std::fabs(a));

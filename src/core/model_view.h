@@ -54,9 +54,6 @@ bool rules_unit_is_picked(const lab_state& s, const unit_ref& u);
 void rules_pick_unit(lab_state* s, const unit_ref& u);
 // "Picked: Layer 23, unit 275 (switched off)".
 std::string rules_picked_title(const model_reply& r, const lab_state& s);
-// What it computes at each prompt token, silu(gate) × up: the model's activation, or when it is
-// switched off (the run answered reads 0 there) the product of its two factors.
-std::vector<float> rules_picked_values(const model_reply& r, const lab_state& s);
 // Switched off: the words that the model uses 0 in its place ("" when it is on).
 std::string rules_picked_off_text(const model_reply& r, const lab_state& s);
 // Its condition at each prompt token: "'是': silu(gate): 1.234567, up: 5.012345, silu(gate) × up:

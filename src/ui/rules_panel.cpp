@@ -23,8 +23,8 @@ struct rules_memory {
 // The prompt's tokens in a row, each on a patch as strong as the unit's activation there (lesson
 // 001's "fires on city names": orange where it is positive, blue where negative). A unit switched
 // off shows what it computes, which the model then replaces by 0.
-static void fires_on(const model_reply& r, const lab_state& s) {
-  const std::vector<float> values = rules_picked_values(r, s);
+static void fires_on(const model_reply& r) {
+  const std::vector<float>& values = r.picked_per_token;  // what it computes (switched off too)
   float top = 0;
   for (float a : values) top = std::max(top, std::fabs(a));
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -63,7 +63,7 @@ static void picked_unit(lab_state* s, const model_reply& r) {
     ImGui::PopStyleColor();
   }
   widget_text_wrapped(std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON));
-  fires_on(r, *s);
+  fires_on(r);
   widget_text_wrapped(std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON));
   for (const view_row& row : rules_picked_rows(r, *s)) model_row_draw(row);
   widget_text_wrapped(std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + " " + rules_toward_text(r.picked.toward));

@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rules_next_rows(r, !c.question.off.empty());
     rules_rising_rows(r);
     rules_unit_rows(r, s);
-    rules_picked_rows(r);
+    rules_picked_rows(r, s);
     flow_rows(r, s);
     flow_extremes_text(r);
     flow_picked_text(r, s);

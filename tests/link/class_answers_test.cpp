@@ -279,7 +279,7 @@ TEST_CASE("answers: every number prints again as the teacher's page printed it (
     CHECK(lines(rules_next_rows(b, off)) == lines(rules_next_rows(r, off)));
     CHECK(lines(rules_rising_rows(b)) == lines(rules_rising_rows(r)));
     CHECK(lines(rules_unit_rows(b, s)) == lines(rules_unit_rows(r, s)));
-    CHECK(lines(rules_picked_rows(b)) == lines(rules_picked_rows(r)));
+    CHECK(lines(rules_picked_rows(b, s)) == lines(rules_picked_rows(r, s)));
   }
 }
 
@@ -537,7 +537,7 @@ TEST_CASE("answers refused: random damage never crashes, and what decodes re-enc
       model_prompt_text(x.reply);
       rules_next_rows(x.reply, !x.question.off.empty());
       rules_unit_rows(x.reply, s);
-      rules_picked_rows(x.reply);
+      rules_picked_rows(x.reply, s);
       flow_rows(x.reply, s);
       flow_extremes_text(x.reply);
       gates_shortcut_rows(x.reply, 0.1);

@@ -112,7 +112,10 @@ TEST_CASE("the rule book's answer: the prompt's words, the next tokens before an
   CHECK(r.before_top[0].p < r.before_top[0].p_before / 4);
   REQUIRE(!r.rising.empty());
   CHECK(r.rising[0].token.piece == "哪个");
-  CHECK(r.picked.value == 0.0f);  // a switched-off unit reads 0 at every position
+  // A switched-off unit still computes silu(gate) * up (the model uses 0 in its place).
+  REQUIRE(r.picked_per_token.size() == 4);
+  CHECK(r.picked.value == r.picked_per_token[(size_t)r.position]);
+  CHECK(r.picked.value == r.picked_gate[(size_t)r.position] * r.picked_up[(size_t)r.position]);
   forward_trace off;
   model_forward_switch_off(*f.host->weights(), direct, {{p.city_layer, p.city_unit}}, &off);
   CHECK(r.top[0].p == forward_top_tokens(off, 1)[0].p);

@@ -308,20 +308,24 @@ model_reply model_host::answer(const model_question& q) {
   for (const unit_activation& u : top_units) r.units.push_back({u.unit, u.value, toward(u.unit)});
   if (q.unit.layer >= 0 && q.unit.layer < (int)w.spec.base.layers && q.unit.unit >= 0 && q.unit.unit < w.spec.base.intermediate) {
     const size_t F = (size_t)w.spec.base.intermediate;
+    // What the unit computes, silu(gate) * up: the run's activation, or for a unit switched off
+    // (the model uses 0 in its place) the product of its two factors.
+    const bool off = std::find(q.off.begin(), q.off.end(), q.unit) != q.off.end();
     r.picked.unit = q.unit;
-    r.picked.value = run.act[q.unit.layer][(size_t)r.position * F + q.unit.unit];
     r.picked.toward = toward(q.unit);
     const model_layer_weights& L = w.layers[(size_t)q.unit.layer];
     std::vector<float> up_row((size_t)L.up.cols);
     L.up.row_f32(q.unit.unit, up_row.data());
     const size_t H = up_row.size();
     for (int t = 0; t < T; t++) {
-      r.picked_per_token.push_back(run.act[q.unit.layer][(size_t)t * F + q.unit.unit]);
-      r.picked_gate.push_back(run.silu_gate[q.unit.layer][(size_t)t * F + q.unit.unit]);
+      const float gate = run.silu_gate[q.unit.layer][(size_t)t * F + q.unit.unit];
       double up = 0;  // W_up's row on what the layer read (the trace keeps silu(gate) and the product, not up)
       for (size_t k = 0; k < H; k++) up += (double)up_row[k] * run.mlp_in[q.unit.layer][(size_t)t * H + k];
+      r.picked_gate.push_back(gate);
       r.picked_up.push_back((float)up);
+      r.picked_per_token.push_back(off ? gate * (float)up : run.act[q.unit.layer][(size_t)t * F + q.unit.unit]);
     }
+    r.picked.value = r.picked_per_token[(size_t)r.position];
   } else {
     r.picked.unit = {-1, -1};
   }
