@@ -308,6 +308,7 @@ export async function bringIntoView(page, name, { phone = false, height = 800 } 
       const y0 = by > 0 ? height * 0.8 : height * 0.2, y1 = Math.max(20, Math.min(height - 20, y0 - by));
       await swipe(page, 6, y0, 6, y1, 6);
     } else {
+      await page.mouse.move(6, height / 2);  // a wheel scrolls what is under the pointer: the page's left margin
       await page.mouse.wheel(0, by);
     }
     await waitDrawn(page, f0);  // the scrolled frame
