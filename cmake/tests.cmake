@@ -81,6 +81,12 @@ add_test(NAME lint_core_includes COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_D
   -P ${CMAKE_SOURCE_DIR}/tests/lint/core_includes.cmake)
 add_test(NAME lint_core_includes_catches COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/tests/lint/fixtures/bad_core
   -DEXPECT=4 -P ${CMAKE_SOURCE_DIR}/tests/lint/core_includes.cmake)
+# The core's folders depend one way (base/ on nothing; no view under link/, lesson/, model/; no pack
+# format under model/ or checkpoint_remote/); the second test shows it catches a planted violation.
+add_test(NAME lint_core_folders COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/src/core
+  -P ${CMAKE_SOURCE_DIR}/tests/lint/core_folders.cmake)
+add_test(NAME lint_core_folders_catches COMMAND ${CMAKE_COMMAND} -DDIR=${CMAKE_SOURCE_DIR}/tests/lint/fixtures/bad_folders
+  -DEXPECT=5 -P ${CMAKE_SOURCE_DIR}/tests/lint/core_folders.cmake)
 
 # [SECTION] ui_tests: the panels, drawn headless through ImGui with no renderer: every view, every
 # step. One file per job over one page driver (tests/ui/ui_harness.h).
@@ -124,7 +130,7 @@ target_link_libraries(model_host_tests PRIVATE swiglu_catch_main swiglu_model_ho
 target_include_directories(model_host_tests PRIVATE ${SYS_LINK_DIR})  # the reference's nlohmann-json
 add_test(NAME model_host_tests COMMAND model_host_tests)
 
-# [SECTION] the whole model's answers in a link (ans=, src/core/link/class_answers.*): the built-in
+# [SECTION] the whole model's answers in a link (ans=, src/core/views/class_answers.*): the built-in
 # model's real answers to the views' questions, encoded, decoded and printed by the views' mirror as
 # the teacher's page printed them; `answers_tests "[measure]"` prints the link's lengths (docs/links.md).
 # (The format's own tests, without a model, are in core_tests: natively and as wasm.)

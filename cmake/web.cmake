@@ -21,10 +21,10 @@ add_custom_command(OUTPUT ${LATIN_TTF}
   DEPENDS ${CMAKE_SOURCE_DIR}/assets/fonts/latin-unicodes.txt
   COMMENT "Cutting the Latin UI font" VERBATIM)
 add_custom_command(OUTPUT ${CJK_TTF}
-  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tools/font_chars.py ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${FONT_DIR}/cjk-chars.txt
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tools/font_chars.py ${CMAKE_SOURCE_DIR}/src/core/base/strings.inc ${FONT_DIR}/cjk-chars.txt
   COMMAND ${FONT_SUBSET} /usr/share/fonts/truetype/wqy/wqy-microhei.ttc --font-number=0
           --text-file=${FONT_DIR}/cjk-chars.txt --output-file=${CJK_TTF}
-  DEPENDS ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${CMAKE_SOURCE_DIR}/tools/font_chars.py
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/core/base/strings.inc ${CMAKE_SOURCE_DIR}/tools/font_chars.py
   COMMENT "Cutting the Chinese UI font to the characters in strings.inc" VERBATIM)
 
 # The English page needs only a few Chinese characters (the language button, the default pack's
@@ -122,7 +122,7 @@ endforeach()
 # for servers that send precompressed files.
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_shell.mjs ${CMAKE_SOURCE_DIR}/web/index.html
-          ${CMAKE_SOURCE_DIR}/src/core/strings.inc ${SITE_DIR}/index.html)
+          ${CMAKE_SOURCE_DIR}/src/core/base/strings.inc ${SITE_DIR}/index.html)
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
           swiglu_text_en.wasm swiglu_text_zh.wasm swiglu_text_gates_en.wasm swiglu_text_gates_zh.wasm
@@ -139,9 +139,9 @@ target_compile_options(swiglu_lab PRIVATE -Oz -fno-rtti)
 set(SWIGLU_CORE_SPEED_SOURCES
   src/core/kernels/kernels_ref.cpp src/core/kernels/kernels_wasmsimd.cpp src/core/kernels/kernels_registry.cpp
   src/core/kernels/swiglu_layer.cpp src/core/quant/q8_format.cpp src/core/checkpoint/dtype.cpp
-  src/core/pack/pack_stats.cpp src/core/pack/mlp_experiments.cpp src/core/stream/cache_lru.cpp src/core/io/byte_source.cpp
-  src/core/activations.cpp src/core/lab_text_open.cpp src/core/gates_text.cpp src/core/gates_figure.cpp
-  src/core/read_error.cpp src/core/model_offer.cpp src/core/pack/pack_summary.cpp
+  src/core/pack/pack_stats.cpp src/core/pack/mlp_experiments.cpp src/core/base/gate_counts.cpp src/core/stream/cache_lru.cpp src/core/io/byte_source.cpp
+  src/core/lesson/activations.cpp src/core/views/lab_text_open.cpp src/core/views/gates_text.cpp src/core/views/gates_figure.cpp
+  src/core/base/read_error.cpp src/core/views/model_offer.cpp src/core/pack/pack_summary.cpp
   # the whole model (the model worker): every weight byte, every token
   src/core/kernels/wgemm_ref.cpp src/core/kernels/wgemm_wasmsimd.cpp src/core/model/forward.cpp
   src/core/model/model_weights.cpp src/core/model/model_loader.cpp
@@ -179,14 +179,15 @@ set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 # The core sources they link (strings.cpp once per language; the rest compiled once for all four,
 # with link-time optimization, so each module keeps only what its entry points reach).
 set(EARLY_CORE_SOURCES
-  src/core/lab_text_open.cpp src/core/lab_text.cpp src/core/lab_state.cpp src/core/url_state.cpp
-  src/core/view_table.cpp src/core/view_rows.cpp src/core/number_format.cpp src/core/activations.cpp
-  src/core/hand_calc.cpp src/core/hand_explain.cpp src/core/param_budget.cpp src/core/model_budget.cpp
-  src/core/mlp_part.cpp src/core/glossary.cpp src/core/quiz.cpp src/core/faq.cpp
+  src/core/views/lab_text_open.cpp src/core/views/lab_text.cpp src/core/link/lab_state.cpp src/core/link/url_state.cpp src/core/base/number_parse.cpp
+  src/core/views/view_table.cpp src/core/views/view_rows.cpp src/core/base/number_format.cpp src/core/lesson/activations.cpp
+  src/core/lesson/hand_calc.cpp src/core/lesson/hand_explain.cpp src/core/lesson/param_budget.cpp src/core/lesson/model_budget.cpp
+  src/core/link/mlp_part.cpp src/core/lesson/glossary.cpp src/core/lesson/quiz.cpp src/core/lesson/faq.cpp
   src/core/checkpoint_remote/model_location.cpp
   # the gates view's rows and SVG from the default pack's manifest (what only the gates modules reach)
-  src/core/gates_text.cpp src/core/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
-  src/core/quant/q8_format.cpp src/core/read_error.cpp src/core/json_read.cpp)
+  src/core/views/gates_text.cpp src/core/views/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
+  src/core/base/gate_counts.cpp src/core/base/hash.cpp
+  src/core/quant/q8_format.cpp src/core/base/read_error.cpp src/core/base/json_read.cpp)
 foreach(f ${EARLY_CORE_SOURCES})
   if(NOT f IN_LIST SWIGLU_CORE_SOURCES)
     message(FATAL_ERROR "cmake/web.cmake: the early text links ${f}, which is not in the core's list (CMakeLists.txt)")
@@ -201,7 +202,7 @@ set_source_files_properties(${CJSON_DIR}/cJSON.c PROPERTIES COMPILE_OPTIONS -w) 
 
 foreach(lang en zh)
   string(TOUPPER ${lang} LANG_UPPER)
-  add_library(swiglu_early_strings_${lang} OBJECT src/core/strings.cpp)
+  add_library(swiglu_early_strings_${lang} OBJECT src/core/base/strings.cpp)
   target_link_libraries(swiglu_early_strings_${lang} PUBLIC swiglu_early_core)
   target_compile_definitions(swiglu_early_strings_${lang} PUBLIC SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
   foreach(kind text text_gates)

@@ -2,7 +2,7 @@
 """Collects the non-Latin characters of the string table (strings.inc) into a text file, so the
 Chinese font can be cut down to exactly the glyphs the page prints.
 
-Usage: font_chars.py src/core/strings.inc out.txt
+Usage: font_chars.py src/core/base/strings.inc out.txt
 """
 import sys
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Writes the page shell (web/index.html) into the site with its own words taken from the string
-// table, so that src/core/strings.inc stays the one source of every user-facing string: the
+// table, so that src/core/base/strings.inc stays the one source of every user-facing string: the
 // shell's `/*STRINGS:STR_A,STR_B*/{}` becomes {"STR_A":["English","中文"],...}, which index.html
 // uses for what it says before (or instead of) the app: a file that did not load, Retry, no
 // WebGL2 or WebAssembly.
 //
-//   node tools/page_shell.mjs web/index.html src/core/strings.inc OUT.html
+//   node tools/page_shell.mjs web/index.html src/core/base/strings.inc OUT.html
 import fs from "node:fs";
 
 const [shell, table, out] = process.argv.slice(2);

@@ -67,7 +67,7 @@ fetch_source pcre2 third_party/pcre2 src/pcre2_compile.c
 fetch_source utf8proc third_party/utf8proc utf8proc.c
 
 # --- cJSON sources, with Debian's patches (its security fixes) ------------------
-# The JSON reader of the page and the CLI (src/core/json_read.h): 9 KB brotli where nlohmann-json
+# The JSON reader of the page and the CLI (src/core/base/json_read.h): 9 KB brotli where nlohmann-json
 # cost 27 KB of the first load. Built from source for both builds, so both read alike.
 if [ ! -f third_party/cjson/cJSON.c ]; then
   say "fetching cjson sources (apt-get source cjson) and applying Debian's patches"

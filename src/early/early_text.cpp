@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "core/lab_text_open.h"
+#include "core/views/lab_text_open.h"
 #include "core/pack/pack_format.h"
-#include "core/read_error.h"
-#include "core/url_state.h"
+#include "core/base/read_error.h"
+#include "core/link/url_state.h"
 
 static std::string g_text, g_svg;
 

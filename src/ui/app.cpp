@@ -2,15 +2,15 @@
 #include "ui/app.h"
 
 #include "core/source/source_choice.h"
-#include "core/glossary.h"
-#include "core/lab_text.h"
-#include "core/live_view.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/lesson/glossary.h"
+#include "core/views/lab_text.h"
+#include "core/views/live_view.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "ui/model_status.h"
-#include "core/view_table.h"
+#include "core/views/view_table.h"
 #include "ui/focus.h"
 #include "ui/item_probe.h"
 #include "ui/live_header.h"
@@ -21,7 +21,7 @@
 
 static const double COPY_FEEDBACK_SECONDS = 4.0;
 
-// [SECTION] panels: one row per view, from ui/panels.inc (the views themselves: core/views.inc)
+// [SECTION] panels: one row per view, from ui/panels.inc (the views themselves: core/link/views.inc)
 struct panel_row {
   lab_view view;
   void* (*init)();
@@ -36,7 +36,7 @@ static const panel_row PANELS[] = {
 #include "ui/panels.inc"
 #undef PANEL
 };
-static_assert(sizeof PANELS / sizeof PANELS[0] == LAB_VIEW_COUNT, "ui/panels.inc needs one row per view of core/views.inc");
+static_assert(sizeof PANELS / sizeof PANELS[0] == LAB_VIEW_COUNT, "ui/panels.inc needs one row per view of core/link/views.inc");
 static const char* const STORAGE_LAST_VIEW = "swiglu-lab.last-view";
 
 static void panels_reset(lab_app* app);
@@ -61,7 +61,7 @@ static void panels_free(lab_app* app) {
 static void panels_reset(lab_app* app) {
   panels_free(app);
   for (int v = 0; v < LAB_VIEW_COUNT; v++) {
-    IM_ASSERT(PANELS[v].view == v && "ui/panels.inc lists the views in the order of core/views.inc");
+    IM_ASSERT(PANELS[v].view == v && "ui/panels.inc lists the views in the order of core/link/views.inc");
     app->panels[v] = PANELS[v].init();
   }
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/lab_state.h"
-#include "core/faq.h"
+#include "core/link/lab_state.h"
+#include "core/lesson/faq.h"
 #include "core/experiments/live_session.h"
 #include "ui/qr_panel.h"
 

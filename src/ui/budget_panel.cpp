@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/lab_text.h"
-#include "core/model_budget.h"
-#include "core/number_format.h"
-#include "core/param_budget.h"
-#include "core/strings.h"
+#include "core/views/lab_text.h"
+#include "core/lesson/model_budget.h"
+#include "core/base/number_format.h"
+#include "core/lesson/param_budget.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/widgets.h"

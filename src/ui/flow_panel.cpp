@@ -2,13 +2,13 @@
 // output at the last token (or the one picked), drawn as lesson 001's figure "MLP contribution
 // across all layers": one bar a layer, relative to the largest, each bar a control that marks its
 // layer (layer=). Both L2s and the ratio are listed under it. The units off= names stay off here
-// too. Rows: core/model_view.h.
+// too. Rows: core/views/model_view.h.
 #include <algorithm>
 #include <cmath>
 
-#include "core/model_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/model_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/model_status.h"

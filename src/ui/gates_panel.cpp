@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/activations.h"
-#include "core/gates_figure.h"
-#include "core/live_view.h"
-#include "core/model_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/lesson/activations.h"
+#include "core/views/gates_figure.h"
+#include "core/views/live_view.h"
+#include "core/views/model_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/model_status.h"

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/glossary.h"
-#include "core/strings.h"
+#include "core/lesson/glossary.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/widgets.h"

@@ -1,9 +1,9 @@
-// The glossary view (view=glossary, core/glossary.h): every term with its definition, in the
-// page's language. And the common questions (core/faq.h), folded under the views they belong to.
+// The glossary view (view=glossary, core/lesson/glossary.h): every term with its definition, in the
+// page's language. And the common questions (core/lesson/faq.h), folded under the views they belong to.
 #pragma once
 
-#include "core/faq.h"
-#include "core/lab_state.h"
+#include "core/lesson/faq.h"
+#include "core/link/lab_state.h"
 
 
 // The common questions of `view` as folded sections ("faq-NAME"); `open` keeps which are

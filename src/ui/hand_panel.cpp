@@ -5,12 +5,12 @@
 
 #include <cmath>
 
-#include "core/activations.h"
-#include "core/hand_calc.h"
-#include "core/hand_explain.h"
-#include "core/lab_text.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/lesson/activations.h"
+#include "core/lesson/hand_calc.h"
+#include "core/lesson/hand_explain.h"
+#include "core/views/lab_text.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/focus.h"
 #include "ui/item_probe.h"

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "core/live_view.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/live_header_extras.h"

@@ -4,7 +4,7 @@
 // their weights the same way.
 #pragma once
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/experiments/live_session.h"
 
 // pick_layers: the gate view picks several layers (pl=), the others one (layer=).

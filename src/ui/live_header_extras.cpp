@@ -1,7 +1,7 @@
 // The real model's offer and the cache's Clear button (see live_header_extras.h).
 #include "ui/live_header_extras.h"
 
-#include "core/model_offer.h"
+#include "core/views/model_offer.h"
 #include "imgui.h"
 #include "core/model/model_service.h"
 #include "platform/platform.h"

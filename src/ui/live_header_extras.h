@@ -3,7 +3,7 @@
 // Face with what it will download; and Clear for the verified weight cache, which says what it freed.
 #pragma once
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/experiments/live_session.h"
 
 void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c);

@@ -3,8 +3,8 @@
 // Retry. The lines are the core's (model_view.h), as the mirror prints them.
 #pragma once
 
-#include "core/lab_state.h"
-#include "core/view_rows.h"
+#include "core/link/lab_state.h"
+#include "core/views/view_rows.h"
 
 struct live_session;
 struct model_session;

@@ -1,7 +1,7 @@
 // The page's style and fonts (see page_style.h).
 #include "ui/page_style.h"
 
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 
 void lab_style_apply() {

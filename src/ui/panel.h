@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/experiments/live_session.h"
 
 struct panel_frame {

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/live_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // the chip's item id
 #include "ui/focus.h"

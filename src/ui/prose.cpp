@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/glossary.h"
-#include "core/strings.h"
+#include "core/lesson/glossary.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // the current window's rectangles
 #include "ui/focus.h"

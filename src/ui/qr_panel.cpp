@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/link/qr_text.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "ui/focus.h"

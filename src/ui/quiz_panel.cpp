@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/lab_text.h"
-#include "core/strings.h"
-#include "core/view_table.h"
+#include "core/views/lab_text.h"
+#include "core/base/strings.h"
+#include "core/views/view_table.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "ui/item_probe.h"

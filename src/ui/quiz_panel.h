@@ -1,4 +1,4 @@
-// The lesson's questions (view=quiz, core/quiz.h): one question at a time (quiz= in the link picks
+// The lesson's questions (view=quiz, core/lesson/quiz.h): one question at a time (quiz= in the link picks
 // it), numbered buttons that show which were answered right, choices as buttons A/B/C, numbers and
 // positions typed and checked, the explanation after every answer, right or wrong. The student's
 // record stays in this browser (localStorage through platform.h), with a reset button; the link
@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/experiments/live_session.h"
-#include "core/live_view.h"
-#include "core/quiz.h"
+#include "core/views/live_view.h"
+#include "core/lesson/quiz.h"
 
 #define QUIZ_TYPED_MAX 64
 
@@ -24,5 +24,5 @@ struct quiz_panel {
 // The panel's row is in ui/panels.inc (ui/panel.h): it draws into the current window and edits
 // state->quiz (which question) and state->view (the "open the view that computes it" button).
 // For the text mirror: the score, and the current question's answer, verdict and explanation once
-// checked (the live answers: quiz_live_from, core/live_view.h).
+// checked (the live answers: quiz_live_from, core/views/live_view.h).
 std::string quiz_checked_text(const quiz_panel* panel, const lab_state& state, const quiz_live_answers& live);

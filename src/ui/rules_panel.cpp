@@ -1,13 +1,13 @@
 // The rule book (view=rules, lesson 003): the prompt's next-token top 10, the most active units at
 // a token (the last, or the one picked) and what each writes toward, a unit switched off by a tap
 // (off= in the link), every probability then before → after, and a picked unit (layer=, unit=):
-// where it fires, its condition, its conclusion. Rows: core/model_view.h.
+// where it fires, its condition, its conclusion. Rows: core/views/model_view.h.
 #include <algorithm>
 #include <cmath>
 
-#include "core/gates_figure.h"
-#include "core/model_view.h"
-#include "core/strings.h"
+#include "core/views/gates_figure.h"
+#include "core/views/model_view.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/model_status.h"

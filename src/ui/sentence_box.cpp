@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "core/checkpoint_remote/model_location.h"
-#include "core/live_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "platform/platform.h"
 #include "ui/item_probe.h"

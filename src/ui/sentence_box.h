@@ -3,7 +3,7 @@
 // tokenizer module loaded on the first Enter), and the link gets ids=, text= and pieces=.
 #pragma once
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/experiments/live_session.h"
 
 // shown false (ui=present): no box, but an answer asked for still goes into the link.

@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "core/activations.h"
-#include "core/lab_text.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/lesson/activations.h"
+#include "core/views/lab_text.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "ui/item_probe.h"
 #include "ui/widgets.h"

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/live_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImRect
 #include "ui/focus.h"

@@ -4,9 +4,9 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "core/lab_state.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/link/lab_state.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"  // the current window's rectangles, scroll and move handle
 #include "ui/item_probe.h"
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "core/gates_figure.h"  // lab_rgb, the lesson's hues
-#include "core/number_format.h"  // strf
-#include "core/view_rows.h"
+#include "core/views/gates_figure.h"  // lab_rgb, the lesson's hues
+#include "core/base/number_format.h"  // strf
+#include "core/views/view_rows.h"
 #include "imgui.h"
 
 // A colour of the core's table (gates_figure.h) as ImGui's.
@@ -31,7 +31,7 @@ inline ImU32 rgb_u32(lab_rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b
 #define COLOR_LIVE IM_COL32(26, 128, 51, 255)
 #define COLOR_PRECOMPUTED IM_COL32(153, 89, 0, 255)
 
-// The colour of a row's or cell's tone (core/view_rows.h) as text: the lesson's hues.
+// The colour of a row's or cell's tone (core/views/view_rows.h) as text: the lesson's hues.
 ImU32 widget_tone_color(view_tone tone);
 
 // An editable number in a table cell: drag to change, double-click to type. Returns true on change.
@@ -68,7 +68,7 @@ struct widget_line { size_t begin, end; };
 std::vector<widget_line> widget_line_ranges(const std::string& text, float width, const std::vector<widget_line>* glued = nullptr);
 
 // A view's explanatory prose, wrapped as widget_text_wrapped, with the glossary's terms marked
-// (core/glossary.h: glossary_runs): a dotted underline in the term colour; hover (or the keyboard
+// (core/lesson/glossary.h: glossary_runs): a dotted underline in the term colour; hover (or the keyboard
 // focus) shows the definition, a tap, click or Enter opens it in a popup (widget_term_popup_draw)
 // until a tap elsewhere or on the term again. Each marked piece is a control named "gloss-NAME".
 void widget_prose(const std::string& text);

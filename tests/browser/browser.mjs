@@ -24,10 +24,10 @@ export const FAST_3G = NETWORK_PROFILES.find((p) => p.name.startsWith("fast 3G")
 // A link slow enough that a download is still going when a test presses Cancel (4 Mbit/s, 50 ms).
 export const SLOW_LINK = { offline: false, latency: 50, downloadThroughput: 4e6 / 8, uploadThroughput: 1e6 / 8 };
 
-// The page's views, from the one table the app expands (src/core/views.inc): name in links and
+// The page's views, from the one table the app expands (src/core/link/views.inc): name in links and
 // whether it shows real weights. The tests take the list from there, so a new view is covered.
 export function viewTable() {
-  const text = fs.readFileSync(new URL("../../src/core/views.inc", import.meta.url), "utf8");
+  const text = fs.readFileSync(new URL("../../src/core/link/views.inc", import.meta.url), "utf8");
   // live: the view shows computed results (its early text is how its mirror begins); wholeModel:
   // they come from the whole model's worker (model_tests.mjs), not from the MLP views' weights.
   return [...text.matchAll(/^VIEW\((\w+), "(\w+)", (\w+), (\w+), (\w+)\)/gm)].map((m) => ({
@@ -35,11 +35,11 @@ export function viewTable() {
 }
 
 // [SECTION] the text mirror holds every number on screen (as tests/ui/ui_harness.cpp checks it)
-// Every string of the page's table (src/core/strings.inc), both languages: static text, not data.
+// Every string of the page's table (src/core/base/strings.inc), both languages: static text, not data.
 let stringsOfTable = null;
 function tableStrings() {
   if (stringsOfTable) return stringsOfTable;
-  const text = fs.readFileSync(new URL("../../src/core/strings.inc", import.meta.url), "utf8");
+  const text = fs.readFileSync(new URL("../../src/core/base/strings.inc", import.meta.url), "utf8");
   const literal = /"((?:[^"\\]|\\.)*)"/g;
   stringsOfTable = new Set();
   for (const m of text.matchAll(/^S\(\w+,([\s\S]*?)\)\s*$/gm))

@@ -11,9 +11,9 @@ import path from "node:path";
 import { openPage, mirror, waitForMirror, clickItem, WAIT_TIMEOUT } from "./browser.mjs";
 import { startHub } from "./hub.mjs";
 
-// The string table's words (src/core/strings.inc), so a test follows the page's wording.
+// The string table's words (src/core/base/strings.inc), so a test follows the page's wording.
 const STRINGS = (() => {
-  const text = fs.readFileSync(new URL("../../src/core/strings.inc", import.meta.url), "utf8");
+  const text = fs.readFileSync(new URL("../../src/core/base/strings.inc", import.meta.url), "utf8");
   const out = {};
   for (const m of text.matchAll(/S\((STR_\w+),\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\)/g)) out[m[1]] = { en: JSON.parse(`"${m[2]}"`), zh: JSON.parse(`"${m[3]}"`) };
   return out;

@@ -305,7 +305,7 @@ const VIEWS = [
 // and the headless ui_tests' reachability, which also walk the table).
 for (const v of viewTable().filter((v) => !v.live))
   if (!VIEWS.some((x) => x.fragment.includes("view=" + v.name + "&") || x.fragment.endsWith("view=" + v.name)))
-    throw new Error(`view ${v.name} (src/core/views.inc) has no reachability case in tests/browser/run.mjs`);
+    throw new Error(`view ${v.name} (src/core/link/views.inc) has no reachability case in tests/browser/run.mjs`);
 
 for (const screen of SCREENS)
   for (const lang of ["en", "zh"])

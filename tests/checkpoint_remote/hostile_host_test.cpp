@@ -9,11 +9,11 @@
 #include "checkpoint_remote/ckpt_fixture.h"
 #include "core/checkpoint_remote/checkpoint_limits.h"
 #include "core/checkpoint_remote/range_check.h"
-#include "core/live_view.h"
-#include "core/number_format.h"
+#include "core/views/live_view.h"
+#include "core/base/number_format.h"
 #include "core/pack/pack_format.h"
 #include "core/source/pack_source.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 
 static const source_probe kSixIds = {"six", {1, 2, 3, 4, 5, 6}, {}};
 

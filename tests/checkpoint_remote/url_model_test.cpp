@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "core/url_state.h"
+#include "core/link/url_state.h"
 
 static bool has_notice(const url_decoded& d, url_problem p, const std::string& key) {
   for (const url_notice& n : d.notices)

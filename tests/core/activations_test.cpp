@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/activations.h"
+#include "core/lesson/activations.h"
 
 static const double ACT_REL_TOL = 1e-15;  // double vs long double reference, relative
 

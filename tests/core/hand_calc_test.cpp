@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/hand_calc.h"
+#include "core/lesson/hand_calc.h"
 
 static const double LESSON_MARGIN = 5e-7;  // the lesson prints 6 decimals
 

@@ -1,4 +1,4 @@
-// The JSON reader every parser of outside files stands on (core/json_read.h, cJSON): one value
+// The JSON reader every parser of outside files stands on (core/base/json_read.h, cJSON): one value
 // per text, whole numbers that a double holds exactly, UTF-8 from escapes, hostile nesting refused
 // without a crash, and what the native tools write (nlohmann-json) read back value for value.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 
 static bool parses(const std::string& text) { return json_parse(text) != nullptr; }
 

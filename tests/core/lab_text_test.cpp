@@ -1,8 +1,8 @@
 // The text mirror: what a screen reader (and the browser test) reads for each view.
 #include <catch2/catch.hpp>
 
-#include "core/lab_text.h"
-#include "core/strings.h"
+#include "core/views/lab_text.h"
+#include "core/base/strings.h"
 
 static bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

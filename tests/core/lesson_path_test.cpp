@@ -3,10 +3,10 @@
 // links keep their meaning, and "Start the lesson" begins before anything is computed.
 #include <catch2/catch.hpp>
 
-#include "core/lab_state.h"
-#include "core/lab_text.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/link/lab_state.h"
+#include "core/views/lab_text.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 
 static lab_state on_path(const char* fragment) { return url_decode(fragment).state; }
 

@@ -7,14 +7,14 @@
 #include <cstring>
 #include <set>
 
-#include "core/faq.h"
-#include "core/glossary.h"
-#include "core/lab_text.h"
-#include "core/model_budget.h"
-#include "core/param_budget.h"
-#include "core/quiz.h"
-#include "core/strings.h"
-#include "core/view_table.h"
+#include "core/lesson/faq.h"
+#include "core/lesson/glossary.h"
+#include "core/views/lab_text.h"
+#include "core/lesson/model_budget.h"
+#include "core/lesson/param_budget.h"
+#include "core/lesson/quiz.h"
+#include "core/base/strings.h"
+#include "core/views/view_table.h"
 
 static bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 

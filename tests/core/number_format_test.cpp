@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 
 TEST_CASE("counts: grouped, and short forms in K, M and B with two decimals") {
   CHECK(fmt_count(264241152) == "264,241,152");

@@ -5,13 +5,13 @@
 
 #include <regex>
 
-#include "core/lab_text.h"
-#include "core/lab_text_open.h"
-#include "core/model_budget.h"
-#include "core/number_format.h"
-#include "core/quiz.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/views/lab_text.h"
+#include "core/views/lab_text_open.h"
+#include "core/lesson/model_budget.h"
+#include "core/base/number_format.h"
+#include "core/lesson/quiz.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 
 static bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 

@@ -1,7 +1,7 @@
 // Parameter counts of lessons 001/003.
 #include <catch2/catch.hpp>
 
-#include "core/param_budget.h"
+#include "core/lesson/param_budget.h"
 
 TEST_CASE("Qwen3.5-0.8B: 11,010,048 per layer, 264,241,152 for 24 layers") {
   budget_counts c = budget_count(1024, 3584, 24);

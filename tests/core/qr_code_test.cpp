@@ -13,7 +13,7 @@
 
 #include "core/link/qr_code.h"
 #include "core/link/qr_text.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 
 // Bytes each version holds in byte mode: [level][version - 1], levels L and M (ISO/IEC 18004 Table 7).
 static const int CAPACITY[2][40] = {

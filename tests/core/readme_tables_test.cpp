@@ -1,5 +1,5 @@
 // The README's view table and link-key table are the public description of the page: they must
-// say what the code's tables say (core/views.inc, url_state.cpp's keys). Native only: it reads
+// say what the code's tables say (core/link/views.inc, url_state.cpp's keys). Native only: it reads
 // README.md from the source tree.
 #include <catch2/catch.hpp>
 
@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/url_state.h"
-#include "core/view_table.h"
+#include "core/link/url_state.h"
+#include "core/views/view_table.h"
 
 static std::string readme_text() {
   std::ifstream in(SWIGLU_SOURCE_DIR "/README.md");
@@ -41,7 +41,7 @@ static std::string cell(const std::string& row, int n) {
   return c;
 }
 
-TEST_CASE("README: the view table lists exactly the views of core/views.inc") {
+TEST_CASE("README: the view table lists exactly the views of core/link/views.inc") {
   const std::vector<std::string> rows = table_rows(readme_text(), "| view | what it teaches |");
   REQUIRE(rows.size() == LAB_VIEW_COUNT);
   strings_set_lang(LAB_LANG_EN);

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/quiz.h"
-#include "core/url_state.h"
+#include "core/lesson/quiz.h"
+#include "core/link/url_state.h"
 
 static bool has_notice(const url_decoded& d, url_problem p, const std::string& key) {
   for (const url_notice& n : d.notices)
@@ -240,7 +240,7 @@ TEST_CASE("live keys: random states round trip", "[url]") {
 }
 
 // [SECTION] the key table drives the tests too
-#include "core/hand_calc.h"
+#include "core/lesson/hand_calc.h"
 
 // A valid value of a key, at random, as a link writes it.
 static std::string random_value(const url_key_desc& k, std::mt19937& rng) {
@@ -402,7 +402,7 @@ TEST_CASE("lesson keys: malformed and out-of-range values fall back, with a noti
   CHECK(d.state.ui == LAB_UI_PRESENT);
 }
 
-// [SECTION] ans=: the whole model's answers a teacher's link carries (core/link/class_answers.h
+// [SECTION] ans=: the whole model's answers a teacher's link carries (core/views/class_answers.h
 // reads them; here only the key: raw, its alphabet and its length)
 
 TEST_CASE("ans: kept as written, written last and only when set, bounded in length and alphabet") {

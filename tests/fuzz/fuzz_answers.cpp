@@ -1,4 +1,4 @@
-// libFuzzer target for the whole model's answers in a link (ans=, core/link/class_answers.h).
+// libFuzzer target for the whole model's answers in a link (ans=, core/views/class_answers.h).
 //
 // The input is the format's bytes (docs/links.md), handed to the decoder as the link carries them,
 // base64url, for the built-in model (model= "") or, when that says another model, Qwen3.5-0.8B's; the committed corpus (tests/fuzz/corpus/answers/) starts from real encodings of the
@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <string>
 
-#include "core/gates_figure.h"
-#include "core/link/class_answers.h"
-#include "core/model_view.h"
-#include "core/strings.h"
+#include "core/views/gates_figure.h"
+#include "core/views/class_answers.h"
+#include "core/views/model_view.h"
+#include "core/base/strings.h"
 
 static void check(bool ok) {
   if (!ok) __builtin_trap();

@@ -33,7 +33,7 @@ static void fuzz_pack_split(const std::string& in, mem_files* out) {
 static void fuzz_pack_rehash(mem_files& files, pack_blob* b) {
   auto f = files.files.find(b->file);
   if (f != files.files.end() && b->offset <= f->second.size() && b->bytes <= f->second.size() - b->offset)
-    b->xxh3 = pack_hash(f->second.data() + b->offset, (size_t)b->bytes);
+    b->xxh3 = hash64(f->second.data() + b->offset, (size_t)b->bytes);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -23,11 +23,11 @@
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/experiments/live_session.h"
 #include "core/experiments/model_session.h"
-#include "core/link/class_answers.h"
+#include "core/views/class_answers.h"
 #include "core/model/model_host.h"
-#include "core/model_view.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/views/model_view.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 #include "platform/native/fetch_native.h"
 
 namespace {

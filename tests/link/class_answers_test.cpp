@@ -1,4 +1,4 @@
-// The whole model's answers in a link (core/link/class_answers.h), without a model: the format
+// The whole model's answers in a link (core/views/class_answers.h), without a model: the format
 // byte by byte (a link built here by hand from docs/links.md's table decodes), every number printed
 // again exactly as the teacher's page printed it (random values over every magnitude, with the
 // run's seed), and every refusal: truncated at every length, another version, another model,
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <random>
 
-#include "core/link/class_answers.h"
-#include "core/model_view.h"
-#include "core/strings.h"
+#include "core/views/class_answers.h"
+#include "core/views/model_view.h"
+#include "core/base/strings.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/checkpoint/safetensors.h"
 #include "core/model/model_host.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "model/forward_reference.h"
 #include "platform/native/fetch_native.h"
 

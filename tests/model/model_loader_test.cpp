@@ -12,10 +12,10 @@
 
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/synthetic_model.h"
-#include "core/live_view.h"
+#include "core/views/live_view.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "platform/native/fetch_native.h"
 
 static const char* kHub = "https://hub.example/o/whole/resolve/main/";

@@ -18,9 +18,9 @@
 #include <sstream>
 
 #include "core/experiments/model_session.h"
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 #include "core/model/model_fields.h"
-#include "core/model_view.h"
+#include "core/views/model_view.h"
 
 namespace {
 
@@ -678,7 +678,7 @@ TEST_CASE("protocol: random messages round-trip (seed: --rng-seed)", "[model][pr
     r.picked_per_token = {(float)d(rng) / 3.0f, -0.25f};
     r.flow = {{(float)d(rng) / 9.0f, 2.0f}};
     mlp_gate_counts c;
-    c.total = d(rng), c.open = 3, c.negative = 2, c.histogram[d(rng) % PACK_HIST_BINS] = 7;
+    c.total = d(rng), c.open = 3, c.negative = 2, c.histogram[d(rng) % GATE_HIST_BINS] = 7;
     r.gates_stream = {c};
     r.forward_ms = d(rng) / 8.0, r.switch_off_ms = d(rng) / 16.0;
     model_reply rb;

@@ -9,7 +9,7 @@
 
 #include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint/dtype.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_read.h"
@@ -62,7 +62,7 @@ TEST_CASE("pack: the default pack's precomputed shares print as the live ones at
       INFO("layer " << m.layers[li].layer << " thr " << thr);
       differ += printed_shares(a) != printed_shares(b);
       CHECK(printed_shares(a) == printed_shares(b));
-      CHECK(std::equal(a.histogram, a.histogram + PACK_HIST_BINS, b.histogram));
+      CHECK(std::equal(a.histogram, a.histogram + GATE_HIST_BINS, b.histogram));
     }
     REQUIRE(differ == 0);
   }
@@ -82,7 +82,7 @@ static void downgrade_to_v1(mem_files* pack, pack_manifest* m) {
       pl.silu_gate.offset = bin.size();
       pl.silu_gate.bytes = h.size() * 2;
       pl.silu_gate.encoding = PACK_ENC_F16;
-      pl.silu_gate.xxh3 = pack_hash(h.data(), h.size() * 2);
+      pl.silu_gate.xxh3 = hash64(h.data(), h.size() * 2);
       bin.append((const char*)h.data(), h.size() * 2);
     }
   m->version = 1;

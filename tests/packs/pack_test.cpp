@@ -121,7 +121,7 @@ TEST_CASE("pack: precomputed results equal what the kernels compute from the pac
     mlp_gate_counts all;
     REQUIRE(pack_gate_stats(&pack, m, m.layers[li].layer, PACK_THRESHOLD, &all, &err));
     int64_t open = 0, neg = 0, total = 0;
-    std::vector<int64_t> hist(PACK_HIST_BINS, 0);
+    std::vector<int64_t> hist(GATE_HIST_BINS, 0);
     pack_layer_data d;
     REQUIRE(pack_load_layer(&pack, m, m.layers[li].layer, true, &d, &err));
     REQUIRE_FALSE(d.complete());
@@ -137,7 +137,7 @@ TEST_CASE("pack: precomputed results equal what the kernels compute from the pac
       open += (int64_t)std::llround(pl.open * n);
       neg += (int64_t)std::llround(pl.negative * n);
       total += n;
-      for (int b = 0; b < PACK_HIST_BINS; b++) hist[b] += pl.histogram[b];
+      for (int b = 0; b < GATE_HIST_BINS; b++) hist[b] += pl.histogram[b];
     }
     REQUIRE(open == all.open);
     REQUIRE(neg == all.negative);
@@ -177,16 +177,16 @@ TEST_CASE("pack: gate counts compare in f32 like PyTorch's (g > 0.1), and fill t
   int64_t binned = 0;
   for (int64_t n : c.histogram) binned += n;
   REQUIRE(binned == 9);
-  REQUIRE(c.histogram[pack_hist_bin(0.5f)] == 1);
+  REQUIRE(c.histogram[gate_hist_bin(0.5f)] == 1);
 }
 
 TEST_CASE("pack: the histogram bins put +-0.1 on edges", "[packs][pack]") {
-  REQUIRE(pack_hist_bin(-0.3f) == 0);
-  REQUIRE(pack_hist_bin(-1.0f) == 0);
-  REQUIRE(pack_hist_bin(0.1f) == pack_hist_bin(0.1001f));
-  REQUIRE(pack_hist_bin(0.0999f) == pack_hist_bin(0.1f) - 1);
-  REQUIRE(pack_hist_bin(100.0f) == PACK_HIST_BINS - 1);
-  REQUIRE(pack_hist_bin(NAN) == 0);
+  REQUIRE(gate_hist_bin(-0.3f) == 0);
+  REQUIRE(gate_hist_bin(-1.0f) == 0);
+  REQUIRE(gate_hist_bin(0.1f) == gate_hist_bin(0.1001f));
+  REQUIRE(gate_hist_bin(0.0999f) == gate_hist_bin(0.1f) - 1);
+  REQUIRE(gate_hist_bin(100.0f) == GATE_HIST_BINS - 1);
+  REQUIRE(gate_hist_bin(NAN) == 0);
 }
 
 TEST_CASE("pack: per token: shuffling only shuffles, one changed token moves alone", "[packs][pack]") {

@@ -11,11 +11,11 @@
 
 #include "core/checkpoint/checkpoint.h"
 #include "core/experiments/gate_activity.h"
-#include "core/live_view.h"
+#include "core/views/live_view.h"
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_stats.h"
 #include "core/source/pack_source.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "pack_test_util.h"
 #include "platform/native/fetch_native.h"
 
@@ -121,7 +121,7 @@ TEST_CASE("stream: manifest, inputs, precomputed, then gates; live shares equal 
     if (layer == 2) {  // the manifest's counts were exactly the live ones
       REQUIRE(r.counts.open == from_manifest.counts.open);
       REQUIRE(r.counts.negative == from_manifest.counts.negative);
-      REQUIRE(std::equal(r.counts.histogram, r.counts.histogram + PACK_HIST_BINS, from_manifest.counts.histogram));
+      REQUIRE(std::equal(r.counts.histogram, r.counts.histogram + GATE_HIST_BINS, from_manifest.counts.histogram));
     }
     mlp_gate_counts ref;
     std::string err;

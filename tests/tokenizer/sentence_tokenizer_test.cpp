@@ -14,8 +14,8 @@
 
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/source/checkpoint_source.h"
-#include "core/live_view.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/strings.h"
 #include "core/tokenizer/bpe_tokenizer.h"
 #include "packs/pack_test_util.h"
 #include "platform/native/fetch_native.h"

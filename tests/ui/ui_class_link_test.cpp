@@ -7,10 +7,10 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
-#include "core/model_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/views/model_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 #include "platform/native/fetch_native.h"
 #include "platform/native/platform_native.h"
 

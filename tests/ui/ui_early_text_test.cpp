@@ -5,12 +5,12 @@
 #include <cmath>
 #include <random>
 
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "core/pack/pack_format.h"
 #include "core/pack/pack_stats.h"
-#include "core/quiz.h"
-#include "core/strings.h"
-#include "core/view_table.h"
+#include "core/lesson/quiz.h"
+#include "core/base/strings.h"
+#include "core/views/view_table.h"
 #include "early/early_text.h"
 #include "platform/native/fetch_native.h"
 #include "ui/quiz_panel.h"

@@ -6,9 +6,9 @@
 #include <cctype>
 #include <set>
 
-#include "core/live_view.h"
-#include "core/read_error.h"
-#include "core/strings.h"
+#include "core/views/live_view.h"
+#include "core/base/read_error.h"
+#include "core/base/strings.h"
 #include "platform/native/fetch_native.h"
 
 // Words that read the same in both languages: names of protocols, formats, files and programs.
@@ -52,7 +52,7 @@ static void check_no_english(const std::string& zh, const std::string& en, const
   }
 }
 
-// The last reason of the string table's section (core/read_error.h).
+// The last reason of the string table's section (core/base/read_error.h).
 static const int kLastReason = STR_READ_LIMIT_HEADER;
 
 TEST_CASE("failure words: every fault and every parser reason is Chinese on a Chinese page") {

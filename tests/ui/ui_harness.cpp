@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "core/pack/pack_build.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"  // the page window's scroll, as a student's swipe would set it
 #include "packs/pack_test_util.h"
 #include "core/source/pack_source.h"

@@ -12,7 +12,7 @@
 
 #include "core/io/byte_source.h"
 #include "core/pack/pack_stats.h"
-#include "core/url_state.h"
+#include "core/link/url_state.h"
 #include "imgui.h"
 #include "platform/native/platform_native.h"
 #include "ui/app.h"

@@ -2,7 +2,7 @@
 // drags on the SiLU plot, scrolling a phone's page by dragging, the language button.
 #include "ui_harness.h"
 
-#include "core/activations.h"
+#include "core/lesson/activations.h"
 
 TEST_CASE("the default page shows y at the last step and writes its whole state to the URL") {
   headless_page page("");

@@ -1,7 +1,7 @@
 // The page by keyboard alone: Tab order with a visible mark, Enter and Space press, the arrows step.
 #include "ui_harness.h"
 
-#include "core/view_table.h"
+#include "core/views/view_table.h"
 
 #include "imgui_internal.h"  // GImGui->NavDisableHighlight
 #include "ui/focus.h"

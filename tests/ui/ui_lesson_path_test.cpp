@@ -4,11 +4,11 @@
 // whole model's bar labelled, its thinnest block with its share.
 #include "ui_harness.h"
 
-#include "core/lab_text.h"
-#include "core/model_budget.h"
-#include "core/number_format.h"
-#include "core/quiz.h"
-#include "core/strings.h"
+#include "core/views/lab_text.h"
+#include "core/lesson/model_budget.h"
+#include "core/base/number_format.h"
+#include "core/lesson/quiz.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"
 #include "ui/focus.h"
 

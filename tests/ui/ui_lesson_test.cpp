@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <string>
 
-#include "core/faq.h"
-#include "core/glossary.h"
-#include "core/live_view.h"
-#include "core/quiz.h"
-#include "core/strings.h"
+#include "core/lesson/faq.h"
+#include "core/lesson/glossary.h"
+#include "core/views/live_view.h"
+#include "core/lesson/quiz.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"
 #include "platform/platform.h"
 #include "ui/quiz_panel.h"

@@ -2,9 +2,9 @@
 // equal to `swiglu stats`, only the needed files fetched, failures and Retry, reachability.
 #include "ui_harness.h"
 
-#include "core/view_table.h"
+#include "core/views/view_table.h"
 
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "core/pack/pack_stats.h"
 #include "platform/native/fetch_native.h"
 #include "ui/renderer.h"

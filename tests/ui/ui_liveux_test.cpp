@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/activations.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/lesson/activations.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"  // the page window's sideways scroll range
 #include "platform/native/fetch_native.h"
 #include "ui/widgets.h"

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 
-#include "core/model_view.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/model_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "imgui_internal.h"  // the keyboard focus's ImGui id, the page window's scroll
 
 namespace {

@@ -3,7 +3,7 @@
 // real model's offer and Clear wait under "Explore freely", which is there only when they do.
 #include "ui_model_site.h"
 
-#include "core/strings.h"
+#include "core/base/strings.h"
 #include "ui/app.h"
 
 namespace {

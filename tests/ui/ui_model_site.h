@@ -8,7 +8,7 @@
 #include "core/experiments/model_session.h"
 #include "core/model/forward.h"
 #include "core/model/model_weights.h"
-#include "core/model_view.h"
+#include "core/views/model_view.h"
 #include "packs/pack_test_util.h"
 #include "platform/native/fetch_native.h"
 #include "platform/native/platform_native.h"

@@ -4,10 +4,10 @@
 // probability then reads before → after, each value equal to the forward pass run directly.
 #include "ui_model_site.h"
 
-#include "core/gates_text.h"
-#include "core/model_offer.h"
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/views/gates_text.h"
+#include "core/views/model_offer.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 #include "ui/quiz_panel.h"
 
 namespace {

@@ -4,10 +4,10 @@
 // the weight cache's Clear button empties the cache and says what it freed, in both languages.
 #include "ui_harness.h"
 
-#include "core/model_offer.h"
-#include "core/live_view.h"
-#include "core/strings.h"
-#include "core/number_format.h"
+#include "core/views/model_offer.h"
+#include "core/views/live_view.h"
+#include "core/base/strings.h"
+#include "core/base/number_format.h"
 #include "platform/native/fetch_native.h"
 
 // What a BF16 checkpoint read by ranges fetches, counted independently: each gate matrix is

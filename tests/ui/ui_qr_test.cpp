@@ -7,7 +7,7 @@
 
 #include "core/link/qr_code.h"
 #include "core/link/qr_text.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 
 static const int KEY_ESCAPE = 27;  // DOM keyCode, as the browser backend maps it
 

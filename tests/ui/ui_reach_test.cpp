@@ -2,7 +2,7 @@
 // every number on screen also in the text mirror (#lab-text).
 #include "ui_harness.h"
 
-#include "core/view_table.h"
+#include "core/views/view_table.h"
 
 TEST_CASE("hand view: every step's formula ends with its result, and every table value is reachable") {
   for (screen sc : SCREENS)

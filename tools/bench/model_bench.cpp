@@ -18,7 +18,7 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/model/forward.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "model/forward_reference.h"
 #include "platform/native/dir_files.h"
 

@@ -19,10 +19,10 @@
 
 #include "cli_args.h"
 #include "cli_commands.h"
-#include "core/live_view.h"
+#include "core/views/live_view.h"
 #include "core/model/model_host.h"
-#include "core/number_format.h"
-#include "core/read_error.h"
+#include "core/base/number_format.h"
+#include "core/base/read_error.h"
 #include "platform/native/dir_files.h"
 #include "platform/native/fetch_native.h"
 

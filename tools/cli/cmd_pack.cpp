@@ -15,14 +15,15 @@
 #include "cli_args.h"
 #include "cli_commands.h"
 #include "core/checkpoint/checkpoint.h"
-#include "core/live_view.h"
-#include "core/number_format.h"
+#include "core/views/live_view.h"
+#include "core/base/number_format.h"
 #include "core/pack/mlp_experiments.h"
 #include "core/pack/pack_build.h"
 #include "core/pack/pack_read.h"
 #include "core/pack/pack_stats.h"
 #include "core/tokenizer/bpe_tokenizer.h"
-#include "core/url_state.h"
+#include "core/base/number_parse.h"
+#include "core/link/url_state.h"
 #include "platform/native/dir_files.h"
 
 static int fail(const char* cmd, int status, const std::string& msg) {
@@ -30,7 +31,7 @@ static int fail(const char* cmd, int status, const std::string& msg) {
   return status;
 }
 
-static bool parse_double(const std::string& text, double* out) { return url_parse_number(text, out) && std::isfinite(*out); }
+static bool parse_double(const std::string& text, double* out) { return parse_number(text, out) && std::isfinite(*out); }
 
 // [SECTION] convert
 // --text probes: tokenized with the checkpoint's own tokenizer.json, exactly as the model does.
@@ -71,7 +72,7 @@ int cli_convert(int argc, char** argv) {
   if (pieces.size() > toks.size()) return fail("convert", 2, "more --pieces than --tokens");
   for (size_t i = 0; i < toks.size(); i++) {
     pack_probe_spec p;
-    if (!url_parse_index_list(toks[i], &p.tokens)) return fail("convert", 2, "--tokens '" + toks[i] + "' is not a list of token ids");
+    if (!parse_index_list(toks[i], &p.tokens)) return fail("convert", 2, "--tokens '" + toks[i] + "' is not a list of token ids");
     p.label = i < labels.size() ? labels[i] : "tokens " + toks[i];
     if (i < pieces.size()) {  // "今天|天气|...": each token's text, for checkpoints without a tokenizer
       size_t at = 0;
@@ -172,11 +173,11 @@ int cli_permute(int argc, char** argv) {
   int status = 0;
   if (!open_pack("permute", a, &src, &m, &status)) return status;
   std::vector<int64_t> one;
-  if (!url_parse_index_list(a.get("layer"), &one) || one.size() != 1 || m.find_layer((int)one[0]) < 0)
+  if (!parse_index_list(a.get("layer"), &one) || one.size() != 1 || m.find_layer((int)one[0]) < 0)
     return fail("permute", 2, "--layer '" + a.get("layer") + "' is not a layer of this pack");
   const int layer = (int)one[0];
   std::vector<int64_t> pi = {0};
-  if (a.has("probe") && (!url_parse_index_list(a.get("probe"), &pi) || pi.size() != 1 || pi[0] >= (int64_t)m.probes.size()))
+  if (a.has("probe") && (!parse_index_list(a.get("probe"), &pi) || pi.size() != 1 || pi[0] >= (int64_t)m.probes.size()))
     return fail("permute", 2, "--probe '" + a.get("probe") + "' is not a probe of this pack (0.." + std::to_string(m.probes.size() - 1) + ")");
   const pack_probe& probe = m.probes[(size_t)pi[0]];
   const int T = (int)probe.tokens.size();
@@ -184,7 +185,7 @@ int cli_permute(int argc, char** argv) {
   std::string err;
   if (a.has("perm") && !mlp_parse_perm(a.get("perm"), T, &perm, &err)) return fail("permute", 2, err);
   std::vector<int64_t> tk = {T > 2 ? 2 : T - 1};
-  if (a.has("token") && (!url_parse_index_list(a.get("token"), &tk) || tk.size() != 1 || tk[0] >= T))
+  if (a.has("token") && (!parse_index_list(a.get("token"), &tk) || tk.size() != 1 || tk[0] >= T))
     return fail("permute", 2, "--token '" + a.get("token") + "' is not a position 0.." + std::to_string(T - 1));
   double delta = 1.0;
   if (a.has("delta") && (!parse_double(a.get("delta"), &delta) || std::fabs(delta) > 1e6))

@@ -15,13 +15,14 @@
 #include <string>
 
 #include "cli_commands.h"
-#include "core/activations.h"
-#include "core/hand_calc.h"
-#include "core/hand_explain.h"
-#include "core/lab_text.h"
-#include "core/number_format.h"
-#include "core/param_budget.h"
-#include "core/url_state.h"
+#include "core/lesson/activations.h"
+#include "core/lesson/hand_calc.h"
+#include "core/lesson/hand_explain.h"
+#include "core/views/lab_text.h"
+#include "core/base/number_format.h"
+#include "core/lesson/param_budget.h"
+#include "core/base/number_parse.h"
+#include "core/link/url_state.h"
 
 static int usage() {
   std::fprintf(stderr,
@@ -100,7 +101,7 @@ static int cmd_hand(int argc, char** argv) {
 static int cmd_silu(int argc, char** argv) {
   if (argc != 1) return usage();
   double z;  // any number: the page's probe stops at [-6, 6], the CLI does not
-  if (!url_parse_number(argv[0], &z)) {
+  if (!parse_number(argv[0], &z)) {
     std::fprintf(stderr, "swiglu: '%s' is not a number\n", argv[0]);
     return 2;
   }

@@ -2,7 +2,7 @@
 #include "core/checkpoint/checkpoint.h"
 
 #include <algorithm>
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 #include <set>
 
 

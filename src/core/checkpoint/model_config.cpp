@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 
 // model_type -> (1 + w) RMSNorm. Everything else multiplies by w.
 static const char* const kOnePlusWTypes[] = {"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_next"};

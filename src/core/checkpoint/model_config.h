@@ -4,7 +4,7 @@
 // SmolLM / Mistral at the top level. Dimensions always come from here, never from constants.
 #pragma once
 
-#include "core/read_error.h"
+#include "core/base/read_error.h"
 #include <cstdint>
 #include <string>
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 
 const st_tensor* st_file::find(const std::string& name) const {
   for (const st_tensor& t : tensors)

@@ -6,7 +6,7 @@
 // and shape is checked, and each problem is an error naming the file and the tensor.
 #pragma once
 
-#include "core/read_error.h"
+#include "core/base/read_error.h"
 #include <cstdint>
 #include <map>
 #include <string>

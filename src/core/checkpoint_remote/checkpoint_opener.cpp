@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/checkpoint_remote/tensor_chunks.h"
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 
 static const char kConfigFile[] = "config.json";
 static const char kSingleFile[] = "model.safetensors";

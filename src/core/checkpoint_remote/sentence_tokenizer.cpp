@@ -1,7 +1,7 @@
 // A sentence through a checkpoint's own tokenizer.json (see sentence_tokenizer.h).
 #include "core/checkpoint_remote/sentence_tokenizer.h"
 
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 #include "core/tokenizer/bpe_tokenizer.h"  // its limits, which the words name
 
 sentence_tokenizer::sentence_tokenizer(fetch_client* client, tokenizer_service* service, const model_location& where)

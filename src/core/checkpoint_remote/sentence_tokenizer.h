@@ -40,7 +40,7 @@ struct tokenizer_service {
 
 enum sentence_state { SENTENCE_IDLE, SENTENCE_FETCHING, SENTENCE_TOKENIZING, SENTENCE_DONE, SENTENCE_FAILED };
 
-// Why it failed (as data: sentence_failure_error; worded by core/live_view.h).
+// Why it failed (as data: sentence_failure_error; worded by core/views/live_view.h).
 enum sentence_failure {
   SENTENCE_OK,
   SENTENCE_NO_SERVICE,     // this build has no tokenizer (the native UI tests)

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/pack/pack_format.h"
+#include "core/base/hash.h"
 #include "core/quant/q8_format.h"
 
 std::vector<tensor_chunk> tensor_chunk_plan(uint64_t begin, int rows, int cols, size_t elem_bytes, uint64_t chunk_bytes) {
@@ -55,12 +55,12 @@ bool tensor_chunk_convert_rows(st_dtype t, const void* raw, const tensor_chunk& 
 }
 
 static uint64_t record_hash(const void* data, size_t n, uint64_t bind) {
-  return pack_hash(data, n) ^ (bind * 0x9e3779b97f4a7c15ull);
+  return hash64(data, n) ^ (bind * 0x9e3779b97f4a7c15ull);
 }
 
 static uint64_t chunk_bind(const tensor_chunk& c, int rows, int cols) {
   const uint64_t v[4] = {(uint64_t)c.row0, (uint64_t)c.rows, (uint64_t)rows, (uint64_t)cols};
-  return pack_hash(v, sizeof v) | 1;
+  return hash64(v, sizeof v) | 1;
 }
 
 // Where a chunk's scales and panels sit in the blob of a (rows, cols) matrix.

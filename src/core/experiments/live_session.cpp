@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "core/source/source_choice.h"
-#include "core/gates_text.h"
-#include "core/number_format.h"
+#include "core/views/gates_text.h"
+#include "core/base/number_format.h"
 
 // model= (a checkpoint read by byte ranges) wins over pack=; the key also changes with ids=.
 std::string live_location(const lab_state& s) { return source_choice_for(s, LIVE_DEFAULT_PACK).key; }

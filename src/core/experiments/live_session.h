@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/checkpoint_remote/sentence_tokenizer.h"
-#include "core/lab_state.h"
-#include "core/progress_pace.h"
+#include "core/link/lab_state.h"
+#include "core/base/progress_pace.h"
 #include "core/experiments/gate_activity.h"
 #include "core/experiments/model_session.h"
 #include "core/experiments/token_experiments.h"

@@ -1,9 +1,9 @@
 // The whole-model views' session (see model_session.h).
 #include "core/experiments/model_session.h"
 
-#include "core/gates_text.h"
+#include "core/views/gates_text.h"
 #include "core/experiments/live_session.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 
 std::string model_session_location(const lab_state& s) { return s.model.empty() ? MODEL_DEFAULT_LOCATION : s.model; }
 

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "core/experiments/live_fallback.h"
-#include "core/lab_state.h"
-#include "core/link/class_answers.h"
-#include "core/progress_pace.h"
+#include "core/link/lab_state.h"
+#include "core/views/class_answers.h"
+#include "core/base/progress_pace.h"
 #include "core/model/model_service.h"
 
 // The built-in whole model, beside the page (make_checkpoint --whole planted, cmake/native.cmake).

@@ -1,8 +1,8 @@
 // The QR code's words (see qr_text.h).
 #include "core/link/qr_text.h"
 
-#include "core/number_format.h"
-#include "core/strings.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
 
 std::vector<std::string> qr_text_lines(const qr_code& code, size_t text_bytes, float px_per_module) {
   if (code.status == QR_TOO_LONG)

@@ -21,7 +21,7 @@ struct model_name_table {
   const char* name(int value) const { return value >= 0 && value < count ? names[value] : nullptr; }
   bool find(const char* name, int* value) const;
 };
-// The string table's ids by their names in core/strings.inc (a reason of read_error).
+// The string table's ids by their names in core/base/strings.inc (a reason of read_error).
 const model_name_table& model_names_of(const str_id*);
 
 template <class T>

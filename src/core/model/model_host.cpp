@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/kernels/kernels.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 
 model_host::model_host(fetch_client* client, model_loader_options options) : client_(client), options_(options) {}
 

@@ -2,7 +2,7 @@
 #include "core/model/model_loader.h"
 
 #include "core/model/forward.h"
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 
 static const char kConfigFile[] = "config.json";
 

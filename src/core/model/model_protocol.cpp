@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 #include "core/model/model_fields.h"
 
 // [SECTION] names
@@ -23,7 +23,7 @@ const model_name_table& model_names_of(const str_id*) {
   static const char* const names[] = {
 #define S(id, en, zh) #id,
 #define PAGE(id, en, zh)
-#include "core/strings.inc"
+#include "core/base/strings.inc"
 #undef PAGE
 #undef S
   };

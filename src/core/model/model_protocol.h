@@ -16,9 +16,9 @@
 
 #include "core/checkpoint/model_config.h"
 #include "core/model/forward.h"
-#include "core/pack/mlp_experiments.h"
+#include "core/base/gate_counts.h"
 #include "core/stream/stream_error.h"
-#include "core/strings.h"
+#include "core/base/strings.h"
 
 enum { MODEL_TOP_TOKENS = 10, MODEL_TOP_UNITS = 10, MODEL_TOWARD_TOKENS = 8, MODEL_RISING_TOKENS = 5 };
 

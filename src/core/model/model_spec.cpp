@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "core/json_read.h"
-#include "core/number_format.h"
+#include "core/base/json_read.h"
+#include "core/base/number_format.h"
 
 int64_t model_tensor::elements() const {
   int64_t n = 1;

@@ -22,7 +22,7 @@
 
 #include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint/model_config.h"
-#include "core/read_error.h"
+#include "core/base/read_error.h"
 
 enum { MODEL_MAX_TOKENS = 64 };  // a prompt's tokens (a link's ids= carries at most 64)
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/number_format.h"
+#include "core/base/number_format.h"
 
 wbuffer& wbuffer::operator=(wbuffer&& o) noexcept {
   if (this != &o) {

@@ -1,7 +1,7 @@
 // Experiments on a real layer (see mlp_experiments.h).
 #include "core/pack/mlp_experiments.h"
 
-#include "core/url_state.h"
+#include "core/base/number_parse.h"
 
 #include <cmath>
 #include <cstdint>
@@ -20,18 +20,6 @@ void mlp_gate_silu(const q8_matrix_view* gate, const float* x, int T, float* sil
   const size_t n = (size_t)T * gate->rows;
   v->gemm_f32(gate, x, T, silu_gate);
   mlp_vsilu_default()->fn(n, silu_gate, silu_gate);
-}
-
-void mlp_gate_count(const float* silu_gate, size_t n, double thr, mlp_gate_counts* acc) {
-  // In f32, as the lessons' PyTorch (g > 0.1) compares a float32 tensor: 0.1f itself is not open.
-  const float t = (float)thr;
-  for (size_t i = 0; i < n; i++) {
-    const float v = silu_gate[i];
-    acc->open += v > t;
-    acc->negative += v < -t;
-    acc->histogram[pack_hist_bin(v)]++;
-  }
-  acc->total += (int64_t)n;
 }
 
 namespace {
@@ -89,7 +77,7 @@ std::vector<double> mlp_token_change(const swiglu_q8_layer* L, const float* x, i
 bool mlp_parse_perm(const std::string& text, int T, std::vector<int>* perm, std::string* error) {
   std::vector<int64_t> v;
   std::vector<bool> used((size_t)T, false);
-  bool ok = url_parse_index_list(text, &v) && (int)v.size() == T;
+  bool ok = parse_index_list(text, &v) && (int)v.size() == T;
   for (size_t i = 0; ok && i < v.size(); i++) {
     ok = v[i] < T && !used[(size_t)v[i]];
     if (ok) used[(size_t)v[i]] = true;

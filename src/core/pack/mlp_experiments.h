@@ -13,15 +13,6 @@
 // drawn before up and down arrive). Same kernels as swiglu_layer_forward's f32 path.
 void mlp_gate_silu(const q8_matrix_view* gate, const float* x /*[T, hidden]*/, int T, float* silu_gate /*[T, inter]*/);
 
-// Counts over silu(gate) values: shares above +thr and below -thr, and the histogram.
-struct mlp_gate_counts {
-  int64_t total = 0, open = 0, negative = 0;
-  int64_t histogram[PACK_HIST_BINS] = {0};
-  double open_share() const { return total ? (double)open / (double)total : 0; }
-  double negative_share() const { return total ? (double)negative / (double)total : 0; }
-};
-void mlp_gate_count(const float* silu_gate, size_t n, double thr, mlp_gate_counts* acc);
-
 // Shuffle the tokens: max |MLP(x[perm]) - MLP(x)[perm]| over every output (0 when the MLP is
 // per token, as it is). perm[i] = which original token stands at position i.
 struct mlp_perm_result {

@@ -9,7 +9,7 @@
 
 #include "core/pack/mlp_experiments.h"
 #include "core/quant/q8_format.h"
-#include "core/url_state.h"
+#include "core/base/number_parse.h"
 
 void pack_probe_input(const float* emb, int T, int hidden, const float* norm_w, model_norm_kind kind, double eps,
                       float* x) {
@@ -32,7 +32,7 @@ bool pack_parse_layers(const std::string& text, int64_t num_layers, std::vector<
     return true;
   }
   std::vector<int64_t> v;
-  if (!url_parse_index_list(text, &v)) {
+  if (!parse_index_list(text, &v)) {
     *error = "layers '" + text + "' must be \"all\" or a comma list like 0,11,23";
     return false;
   }
@@ -66,7 +66,7 @@ static pack_blob pack_append(std::string* file, const void* data, size_t n, cons
   b.bytes = n;
   b.shape = std::move(shape);
   b.encoding = encoding;
-  b.xxh3 = pack_hash(data, n);
+  b.xxh3 = hash64(data, n);
   file->append((const char*)data, n);
   return b;
 }
@@ -174,7 +174,7 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
       b.bytes = q.bytes;
       b.shape = {rows, cols};
       b.encoding = PACK_ENC_Q8;
-      b.xxh3 = pack_hash(q.blob, q.bytes);
+      b.xxh3 = hash64(q.blob, q.bytes);
       pack_quant_error(w.data(), &q.view, w.size(), &b.max_abs_error, &b.rel_rms_error);
       res.quant.push_back({name, b.max_abs_error, b.rel_rms_error});
       bool ok = out->write(b.file, q.blob, q.bytes, error);
@@ -195,7 +195,7 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
       r.layer = layer;
       r.open = c.open_share();
       r.negative = c.negative_share();
-      r.histogram.assign(c.histogram, c.histogram + PACK_HIST_BINS);
+      r.histogram.assign(c.histogram, c.histogram + GATE_HIST_BINS);
       // f32, exactly what the live path counts (f16 moved shares by a last printed digit).
       r.silu_gate = pack_append(&probes_bin, sg.data(), sg.size() * 4, PACK_ENC_F32, {T, cfg.intermediate});
       m.probes[i].layers.push_back(std::move(r));

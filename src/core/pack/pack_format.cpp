@@ -6,12 +6,10 @@
 #include <cstdio>
 #include <set>
 
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 #include "core/quant/q8_format.h"
-#include "core/read_error.h"
+#include "core/base/read_error.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 int pack_manifest::find_layer(int layer) const {
   for (size_t i = 0; i < layers.size(); i++)
@@ -19,22 +17,9 @@ int pack_manifest::find_layer(int layer) const {
   return -1;
 }
 
-uint64_t pack_hash(const void* data, size_t n) { return XXH3_64bits(data, n); }
 
-std::string pack_hash_hex(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-  return buf;
-}
 
 const char* pack_silu_gate_encoding(int version) { return version >= 2 ? PACK_ENC_F32 : PACK_ENC_F16; }
-
-int pack_hist_bin(float v) {
-  const double step = (PACK_HIST_HI - PACK_HIST_LO) / PACK_HIST_BINS;
-  double b = std::floor((v - PACK_HIST_LO) / step + 1e-9);  // 1e-9: keep +-0.1 on their own edge
-  if (!(b >= 0)) return 0;  // also NaN
-  return b >= PACK_HIST_BINS ? PACK_HIST_BINS - 1 : (int)b;
-}
 
 // [SECTION] parser: every field checked, nothing thrown
 namespace {
@@ -242,8 +227,8 @@ bool pack_manifest_parse(const std::string& text, pack_manifest* out, read_error
       const cJSON* h = r.field(lk, "histogram", w);
       const cJSON* counts = h ? r.field(h, "counts", w + ".histogram") : nullptr;
       if (!counts) return false;
-      if (!cJSON_IsArray(counts) || json_size(counts) != PACK_HIST_BINS)
-        return r.fail(w, STR_READ_MANIFEST_HIST_BINS, {std::to_string((int)PACK_HIST_BINS)});
+      if (!cJSON_IsArray(counts) || json_size(counts) != GATE_HIST_BINS)
+        return r.fail(w, STR_READ_MANIFEST_HIST_BINS, {std::to_string((int)GATE_HIST_BINS)});
       for (const cJSON* c = json_first(counts); c; c = c->next) {
         int64_t n;
         if (!json_integer(c, &n) || n < 0 || n > T * m.intermediate) return r.fail(w, STR_READ_MANIFEST_HIST_COUNT);

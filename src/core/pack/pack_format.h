@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/mlp_part.h"
+#include "core/base/gate_counts.h"
+#include "core/base/hash.h"
+#include "core/link/mlp_part.h"
 
 enum {
   // 2: silu_gate is stored as f32, the values the live path counts, so that a precomputed share
@@ -26,7 +28,6 @@ enum {
   PACK_MANIFEST_MAX_BYTES = 16 << 20,
   PACK_MAX_PROBES = 64,
   PACK_MAX_TOKENS = 4096,  // per probe
-  PACK_HIST_BINS = 64,
 };
 #define PACK_FORMAT_NAME "swiglu-lab-pack"
 #define PACK_MANIFEST_FILE "manifest.json"
@@ -36,8 +37,6 @@ enum {
 #define PACK_ENC_F16 "f16"
 // The encoding of silu_gate in a pack of this version.
 const char* pack_silu_gate_encoding(int version);
-#define PACK_HIST_LO (-0.3)  // silu(gate) histogram bins: [-0.3, 2.9) in steps of 0.05, so that
-#define PACK_HIST_HI 2.9     // +-0.1 fall on bin edges; values outside go to the end bins
 #define PACK_THRESHOLD 0.1   // the lessons' "clearly open" / "clearly negative" line
 
 struct pack_blob {
@@ -60,7 +59,7 @@ struct pack_layer {
 struct pack_probe_layer {
   int layer = 0;
   double open = 0, negative = 0;  // shares of silu(gate) > +0.1 and < -0.1
-  std::vector<int64_t> histogram;  // PACK_HIST_BINS counts over [PACK_HIST_LO, PACK_HIST_HI)
+  std::vector<int64_t> histogram;  // GATE_HIST_BINS counts over [GATE_HIST_LO, GATE_HIST_HI)
   pack_blob silu_gate;            // (T, inter): f32 (version 2), f16 (version 1)
 };
 
@@ -84,17 +83,13 @@ struct pack_manifest {
   int find_layer(int layer) const;  // index into layers, or -1
 };
 
-uint64_t pack_hash(const void* data, size_t n);  // XXH3-64
-std::string pack_hash_hex(uint64_t h);           // 16 lowercase hex digits
 
 std::string pack_manifest_to_json(const pack_manifest& m);
 // Checks everything a reader relies on: version, dims, shapes and sizes of every blob against
 // the dims, file names that stay inside the pack, probes consistent with the layers.
-// The reason as data (core/read_error.h, for the page's words); the string form is the CLI's
+// The reason as data (core/base/read_error.h, for the page's words); the string form is the CLI's
 // English, "manifest.json: <where>: <reason>".
 bool pack_manifest_parse(const std::string& text, pack_manifest* out, std::string* error);
 struct read_error;
 bool pack_manifest_parse(const std::string& text, pack_manifest* out, read_error* error);
 
-// The histogram bin of a silu(gate) value.
-int pack_hist_bin(float v);

@@ -18,9 +18,9 @@ bool pack_verify_blob(const pack_blob& b, const void* data, size_t n, std::strin
              " (truncated or wrong file)";
     return false;
   }
-  const uint64_t h = pack_hash(data, n);
+  const uint64_t h = hash64(data, n);
   if (h != b.xxh3) {
-    *error = b.file + ": checksum mismatch (xxh3 " + pack_hash_hex(h) + ", manifest says " + pack_hash_hex(b.xxh3) +
+    *error = b.file + ": checksum mismatch (xxh3 " + hash64_hex(h) + ", manifest says " + hash64_hex(b.xxh3) +
              "): the file is corrupt or from another pack";
     return false;
   }

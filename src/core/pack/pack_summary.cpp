@@ -11,7 +11,7 @@ bool pack_summary_counts(const pack_manifest& m, int layer, mlp_gate_counts* out
     c.total += n;
     c.open += (int64_t)(pl.open * (double)n + 0.5);
     c.negative += (int64_t)(pl.negative * (double)n + 0.5);
-    for (int b = 0; b < PACK_HIST_BINS && b < (int)pl.histogram.size(); b++) c.histogram[b] += pl.histogram[b];
+    for (int b = 0; b < GATE_HIST_BINS && b < (int)pl.histogram.size(); b++) c.histogram[b] += pl.histogram[b];
   }
   *out = c;
   return true;

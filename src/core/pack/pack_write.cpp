@@ -8,7 +8,7 @@ using json = nlohmann::json;
 
 static json blob_json(const pack_blob& b) {
   json j = {{"file", b.file},         {"offset", b.offset}, {"bytes", b.bytes},
-            {"shape", b.shape},       {"encoding", b.encoding}, {"xxh3", pack_hash_hex(b.xxh3)}};
+            {"shape", b.shape},       {"encoding", b.encoding}, {"xxh3", hash64_hex(b.xxh3)}};
   if (b.encoding == PACK_ENC_Q8) j["quant_error"] = {{"max_abs", b.max_abs_error}, {"rel_rms", b.rel_rms_error}};
   return j;
 }
@@ -42,7 +42,7 @@ std::string pack_manifest_to_json(const pack_manifest& m) {
                     {"open", r.open},
                     {"negative", r.negative},
                     {"threshold", PACK_THRESHOLD},
-                    {"histogram", {{"lo", PACK_HIST_LO}, {"hi", PACK_HIST_HI}, {"counts", r.histogram}}},
+                    {"histogram", {{"lo", GATE_HIST_LO}, {"hi", GATE_HIST_HI}, {"counts", r.histogram}}},
                     {"silu_gate", blob_json(r.silu_gate)}});
     j["probes"].push_back({{"label", p.label},
                            {"tokens", p.tokens},

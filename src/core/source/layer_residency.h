@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/mlp_part.h"
+#include "core/link/mlp_part.h"
 #include "core/source/layer_source.h"
 
 // The live views' weights in memory at once, whichever source: three Qwen3.5-0.8B layers whole

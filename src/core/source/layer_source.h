@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/kernels/kernels.h"
-#include "core/mlp_part.h"
+#include "core/link/mlp_part.h"
 #include "core/stream/stream_error.h"
 
 struct mlp_gate_counts;

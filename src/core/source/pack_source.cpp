@@ -53,7 +53,7 @@ void pack_source::fail_manifest(const stream_error& e) {
 static uint64_t pack_blob_max_bytes(const pack_blob& b) { return b.offset + b.bytes + (64ull << 20); }
 
 std::string pack_source::cache_key(const pack_blob& b) const {
-  return base_ + b.file + "@" + std::to_string(b.offset) + "#" + pack_hash_hex(b.xxh3);
+  return base_ + b.file + "@" + std::to_string(b.offset) + "#" + hash64_hex(b.xxh3);
 }
 
 void pack_source::build_items() {

@@ -3,8 +3,8 @@
 
 #include "core/source/checkpoint_source.h"
 #include "core/source/pack_source.h"
-#include "core/strings.h"
-#include "core/url_state.h"
+#include "core/base/strings.h"
+#include "core/link/url_state.h"
 
 source_choice source_choice_for(const lab_state& s, const std::string& default_pack) {
   source_choice c;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/lab_state.h"
+#include "core/link/lab_state.h"
 #include "core/source/layer_source.h"
 #include "core/stream/fetch_seam.h"
 

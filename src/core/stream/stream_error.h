@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/read_error.h"
+#include "core/base/read_error.h"
 #include "core/stream/fetch_seam.h"
 
 enum stream_fault {

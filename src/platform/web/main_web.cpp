@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/pack/pack_format.h"  // pack_hash
+#include "core/base/hash.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
 #include "platform/platform.h"
@@ -287,15 +287,15 @@ static EM_BOOL on_context_restored(int, const void*, void*) {
 // What the canvas would show: every vertex, index and command of the draw data, its size and
 // scale, and what the heatmap draws beyond it. Equal keys, equal pictures.
 static uint64_t picture_key(const ImDrawData* dd) {
-  std::vector<uint64_t> parts = {pack_hash(&dd->DisplaySize, sizeof dd->DisplaySize),
-                                 pack_hash(&dd->FramebufferScale, sizeof dd->FramebufferScale), renderer_gl_frame_key()};
+  std::vector<uint64_t> parts = {hash64(&dd->DisplaySize, sizeof dd->DisplaySize),
+                                 hash64(&dd->FramebufferScale, sizeof dd->FramebufferScale), renderer_gl_frame_key()};
   for (int i = 0; i < dd->CmdListsCount; i++) {
     const ImDrawList* l = dd->CmdLists[i];
-    parts.push_back(pack_hash(l->VtxBuffer.Data, l->VtxBuffer.size_in_bytes()));
-    parts.push_back(pack_hash(l->IdxBuffer.Data, l->IdxBuffer.size_in_bytes()));
-    parts.push_back(pack_hash(l->CmdBuffer.Data, l->CmdBuffer.size_in_bytes()));
+    parts.push_back(hash64(l->VtxBuffer.Data, l->VtxBuffer.size_in_bytes()));
+    parts.push_back(hash64(l->IdxBuffer.Data, l->IdxBuffer.size_in_bytes()));
+    parts.push_back(hash64(l->CmdBuffer.Data, l->CmdBuffer.size_in_bytes()));
   }
-  return pack_hash(parts.data(), parts.size() * sizeof(uint64_t)) | 1;  // never 0: 0 means "draw"
+  return hash64(parts.data(), parts.size() * sizeof(uint64_t)) | 1;  // never 0: 0 means "draw"
 }
 
 // [SECTION] frame loop: html5.h's requestAnimationFrame loop calls frame() once per display frame

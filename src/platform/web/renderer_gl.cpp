@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "core/pack/pack_format.h"  // pack_hash
+#include "core/base/hash.h"
 #include "imgui.h"
 #include "platform/web/gl_program.h"
 #include "platform/web/renderer_gl.h"
@@ -140,7 +140,7 @@ void renderer_heatmap_draw(uint32_t id, ImVec2 p0, ImVec2 p1, ImVec2 uv0, ImVec2
 
 uint64_t renderer_gl_frame_key() {
   const int n = g_draw_frame == ImGui::GetFrameCount() ? g_draw_count : 0;
-  return pack_hash(g_draws, sizeof(heatmap_draw) * n) ^ (uint64_t(g_next_id) << 32);
+  return hash64(g_draws, sizeof(heatmap_draw) * n) ^ (uint64_t(g_next_id) << 32);
 }
 
 void renderer_gl_context_lost() {

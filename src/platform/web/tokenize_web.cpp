@@ -13,7 +13,7 @@
 
 
 #include "core/checkpoint_remote/sentence_tokenizer.h"
-#include "core/json_read.h"
+#include "core/base/json_read.h"
 #include "platform/platform.h"
 
 EM_JS(void, js_tok_start, (int id, const char* key, const char* json, int json_n, const char* text), {

@@ -1,0 +1,856 @@
+// The whole model's answers in a link (see class_answers.h; the byte-level table: docs/links.md).
+//
+// The format's layout is written once, as templates over the direction (the [SECTION] layout
+// below): the writer and the reader walk the same fields in the same order, so they cannot drift,
+// and every check of a field (a count, a range, the carried shape) is made by the same line in both
+// directions: an answer the reader would refuse is one the writer leaves out.
+#include "core/views/class_answers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "core/views/gates_figure.h"
+#include "core/views/model_view.h"
+#include "core/base/number_format.h"
+#include "core/base/strings.h"
+#include "core/base/number_parse.h"
+
+namespace {
+
+// Bounds of the format: what a page's question and reply hold at most (a prompt is at most
+// MODEL_MAX_TOKENS tokens; the lists are 10, 5 and 8 long), with room to spare, and what keeps a
+// hostile link from asking for more memory than its own length justifies.
+enum {
+  kMaxList = 64,          // next tokens, units, tokens a unit writes toward, gate layers
+  kMaxTokens = 4096,      // the token table
+  kMaxPiece = 256,        // bytes of one token's piece
+  kMaxRevision = 128,     // hex digits or bytes of the revision
+  kMaxFormat = 32,
+  kMaxName = 256,
+  kMaxThresholdText = 32,
+  kShownBins = GATES_SHOWN_BINS + 1,  // the histogram as drawn: 30 bins and the overflow bar
+};
+constexpr int64_t kMaxCount = int64_t(1) << 40;  // a gate count: T * intermediate, far below
+constexpr int64_t kMaxSix = 1000000000000000;     // |value| * 1e6 below 1e15: exact in a double
+constexpr int kMaxPercentDecimals = 50;           // a probability's "0.00…67 %": p down to about 1e-51
+constexpr int kPercentMantissas = 91;             // the two significant digits: 10 … 100
+
+// [SECTION] numbers as the page printed them
+// A probability is printed by fmt_percent1: one decimal ("20.9 %"), or, below 0.05 %, two
+// significant digits ("0.0067 %", fmt_share). Its code is what those digits say: the tenths
+// (0 … 1000), or after them 1001 + (decimals - 3) * 91 + (digits - 10).
+bool percent_code(double p, uint64_t* code) {
+  if (!(p >= 0 && p <= 1)) return false;
+  const std::string text = fmt_percent1(p);  // "20.9 %"
+  const size_t dot = text.find('.'), end = text.find(' ');
+  if (dot == std::string::npos || end == std::string::npos || end <= dot + 1) return false;
+  uint64_t n = 0;
+  for (size_t i = 0; i < end; i++) {
+    if (i == dot) continue;
+    if (text[i] < '0' || text[i] > '9' || n > 100000) return false;
+    n = n * 10 + uint64_t(text[i] - '0');
+  }
+  const int decimals = int(end - dot - 1);
+  if (decimals == 1) {
+    if (n > 1000) return false;
+    *code = n;
+    return true;
+  }
+  if (decimals < 3 || decimals > kMaxPercentDecimals || n < 10 || n > 100) return false;
+  *code = 1001 + uint64_t(decimals - 3) * kPercentMantissas + (n - 10);
+  return true;
+}
+
+// The code's value: the middle of the values that print its digits, so that it prints them again
+// whatever the last bit of a floating-point product (at an edge, "0.0100 %" comes from [0.00995,
+// 0.01) and "0.050 %" from [0.0495, 0.05): their middles, not 0.01 and 0.05, which would print
+// otherwise).
+bool percent_value(uint64_t code, double* p) {
+  if (code <= 1000) {
+    *p = double(code) / 1000.0;
+    return true;
+  }
+  const uint64_t k = code - 1001;
+  const uint64_t decimals = 3 + k / kPercentMantissas, n = 10 + k % kPercentMantissas;
+  if (decimals > kMaxPercentDecimals || (decimals == 3 && n > 50)) return false;
+  const double lo = std::max(double(n) - 0.5, 10.0), hi = std::min(double(n) + 0.5, decimals == 3 ? 50.0 : 100.0);
+  *p = (lo + hi) / 2 / std::pow(10.0, double(decimals) + 2);  // in units of 10^-decimals %, as a share
+  return true;
+}
+
+// A value printed by fmt6 ("-12.345678"): its six-decimal integer N, as 2 + zigzag(N). A value
+// that printed "0.000000" keeps its sign in codes 1 (above 0) and 2 (below), so that its tone
+// (open, negative) stays; 0 is exactly 0.
+bool six_code(float v, uint64_t* code) {
+  if (!std::isfinite(v) || std::fabs(double(v)) * 1e6 >= double(kMaxSix)) return false;
+  const std::string text = fmt6(double(v));
+  int64_t n = 0;
+  for (char c : text)
+    if (c >= '0' && c <= '9') n = n * 10 + (c - '0');
+  if (n == 0) {
+    *code = v > 0 ? 1 : v < 0 ? 2 : 0;
+    return true;
+  }
+  if (text[0] == '-') n = -n;
+  *code = 2 + (n < 0 ? (uint64_t(-n) << 1) - 1 : uint64_t(n) << 1);
+  return true;
+}
+
+// N / 1e6 rounded to the nearest float prints N again at six decimals: below 16 the floats are
+// closer than 1e-6, so the nearest is within half a millionth; from 16 up they are farther apart
+// than 1e-6, so the one float that printed N is the nearest.
+bool six_value(uint64_t code, float* v) {
+  if (code <= 2) {
+    *v = code == 0 ? 0.0f : code == 1 ? 1e-9f : -1e-9f;  // print "0.000000", keep the sign
+    return true;
+  }
+  const uint64_t z = code - 2;
+  if (z / 2 >= uint64_t(kMaxSix)) return false;
+  const int64_t n = z & 1 ? -int64_t((z + 1) >> 1) : int64_t(z >> 1);
+  *v = float(double(n) / 1e6);
+  return true;
+}
+
+// [SECTION] base64url (RFC 4648 §5, no padding): the link's own characters, no escaping
+const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string b64_encode(const std::string& bytes) {
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (unsigned char c : bytes) {
+    acc = (acc << 8) | c, bits += 8;
+    while (bits >= 6) out += kB64[(acc >> (bits - 6)) & 63], bits -= 6;
+  }
+  if (bits > 0) out += kB64[(acc << (6 - bits)) & 63];
+  return out;
+}
+
+int b64_digit(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  return c == '-' ? 62 : c == '_' ? 63 : -1;
+}
+
+answers_refusal_code b64_decode(const std::string& text, std::string* bytes) {
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    const int d = b64_digit(c);
+    if (d < 0) return ANSWERS_ALPHABET;
+    acc = (acc << 6) | uint32_t(d), bits += 6;
+    if (bits >= 8) *bytes += char((acc >> (bits - 8)) & 0xff), bits -= 8;
+  }
+  // One character over a whole number of bytes holds 6 bits of a byte whose rest is missing.
+  return text.size() % 4 == 1 ? ANSWERS_TRUNCATED : ANSWERS_OK;
+}
+
+// [SECTION] the two directions
+bool utf8_ok(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = (unsigned char)s[i];
+    const int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (int k = 1; k < n; k++)
+      if (((unsigned char)s[i + k] >> 6) != 2) return false;
+    i += n;
+  }
+  return true;
+}
+
+// A token's piece, coded: the pieces are most of a link's bytes, and a Chinese model's are mostly
+// Chinese, three bytes a character in UTF-8. Here ASCII stays one byte, a character of U+3000 …
+// U+AEFF (CJK punctuation, kana, CJK Unified Ideographs and Extension A: 中 is U+4E2D) takes two
+// (0x80 + its offset's high byte, then its low byte), and any other character is 0xFF followed by
+// its own UTF-8.
+enum : uint32_t { kPieceWindow = 0x3000, kPieceWindowEnd = 0x3000 + 0x7F00 };  // [U+3000, U+AF00)
+
+// The length and code point of the UTF-8 character at s[i] (s valid as utf8_ok sees it).
+int utf8_char(const std::string& s, size_t i, uint32_t* cp) {
+  const unsigned char c = (unsigned char)s[i];
+  const int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+  *cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+  for (int k = 1; k < n; k++) *cp = (*cp << 6) | ((unsigned char)s[i + size_t(k)] & 0x3f);
+  return n;
+}
+
+std::string piece_pack(const std::string& utf8) {
+  std::string out;
+  for (size_t i = 0; i < utf8.size();) {
+    uint32_t cp = 0;
+    const int n = utf8_char(utf8, i, &cp);
+    if (n == 1) out += char(cp);
+    else if (n == 3 && cp >= kPieceWindow && cp < kPieceWindowEnd)
+      out += char(0x80 + ((cp - kPieceWindow) >> 8)), out += char((cp - kPieceWindow) & 0xff);
+    else out += char(0xff), out += utf8.substr(i, size_t(n));
+    i += size_t(n);
+  }
+  return out;
+}
+
+bool piece_unpack(const std::string& packed, std::string* utf8) {
+  std::string out;
+  for (size_t i = 0; i < packed.size();) {
+    const unsigned char c = (unsigned char)packed[i];
+    if (c < 0x80) {
+      out += char(c), i++;
+    } else if (c < 0xff) {
+      if (i + 1 >= packed.size()) return false;
+      const uint32_t cp = kPieceWindow + (uint32_t(c - 0x80) << 8) + (unsigned char)packed[i + 1];
+      out += char(0xe0 | (cp >> 12)), out += char(0x80 | ((cp >> 6) & 0x3f)), out += char(0x80 | (cp & 0x3f));
+      i += 2;
+    } else {  // one UTF-8 character
+      if (i + 1 >= packed.size()) return false;
+      const unsigned char lead = (unsigned char)packed[i + 1];
+      const size_t n = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
+      if (n == 0 || i + 1 + n > packed.size() || !utf8_ok(packed.substr(i + 1, n))) return false;
+      out += packed.substr(i + 1, n);
+      i += 1 + n;
+    }
+  }
+  *utf8 = out;
+  return true;
+}
+
+typedef std::pair<int64_t, std::string> token_key;
+
+// Writes the fields as the layout walks them; a field that cannot be carried (out of its range, a
+// number that does not print) makes it not ok, and the answer is left out. With `collect` set it
+// only gathers the tokens the answer names (the table is written before the answers).
+struct answers_writer {
+  static const bool reading = false;
+  const class_answers* shape = nullptr;
+  std::set<token_key>* collect = nullptr;
+  const std::map<token_key, int64_t>* index = nullptr;
+  std::string out;
+  bool good = true;
+
+  bool ok() const { return good; }
+  void need(bool cond, answers_refusal_code) { good = good && cond; }
+  void varint(uint64_t v) {
+    while (v >= 0x80) out += char(0x80 | (v & 0x7f)), v >>= 7;
+    out += char(v);
+  }
+  // An integer in [lo, hi], written as v - lo.
+  template <class T>
+  void u(T& v, int64_t lo, int64_t hi, answers_refusal_code c = ANSWERS_RANGE) {
+    need(int64_t(v) >= lo && int64_t(v) <= hi, c);
+    if (good) varint(uint64_t(int64_t(v) - lo));
+  }
+  void count(size_t& n, size_t max) {
+    need(n <= max, ANSWERS_COUNT);
+    if (good) varint(n);
+  }
+  void str(std::string& s, size_t max) {
+    need(s.size() <= max && utf8_ok(s), ANSWERS_TEXT);
+    if (!good) return;
+    varint(s.size());
+    out += s;
+  }
+  // A digest as the host gives it ("9f3c…", lower-case hex) in half the bytes; anything else as text.
+  void hex_or_str(std::string& s, size_t max) {
+    bool hex = !s.empty() && s.size() % 2 == 0 && s.size() <= max;
+    for (char c : s) hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'));
+    need(s.size() <= max && utf8_ok(s), ANSWERS_TEXT);
+    if (!good) return;
+    if (!hex) {
+      varint(s.size() * 2);
+      out += s;
+      return;
+    }
+    varint(s.size() + 1);  // odd: hex digits, (k - 1) / 2 bytes of them
+    auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    for (size_t i = 0; i < s.size(); i += 2) out += char(digit(s[i]) * 16 + digit(s[i + 1]));
+  }
+  void fixed32(uint32_t& v) {
+    for (int i = 0; i < 4; i++) out += char((v >> (8 * i)) & 0xff);  // little-endian
+  }
+  // Bytes whose count was written before (a token's piece).
+  // Bytes whose count was written before (a token's piece, coded).
+  void raw_bytes(std::string& s, size_t n) {
+    need(s.size() == n, ANSWERS_TEXT);
+    if (good) out += s;
+  }
+  void token(token_text& t) {
+    need(t.id >= 0 && t.id < shape->vocab, ANSWERS_RANGE);
+    need(t.piece.size() <= kMaxPiece && utf8_ok(t.piece), ANSWERS_TEXT);
+    if (!good) return;
+    if (collect) return (void)collect->insert({t.id, t.piece});
+    varint(uint64_t(index->at({t.id, t.piece})));
+  }
+  void percent(double& p) {
+    uint64_t c = 0;
+    need(percent_code(p, &c), ANSWERS_RANGE);
+    if (good) varint(c);
+  }
+  // A probability before and after units were switched off. When both print the same, which of the
+  // two was smaller follows (0: neither, 1: after, 2: before), so that the row's tone (P fell, P
+  // rose) is the teacher's.
+  void before_after(double& before, double& after) {
+    uint64_t cb = 0, ca = 0;
+    need(percent_code(before, &cb) && percent_code(after, &ca), ANSWERS_RANGE);
+    if (!good) return;
+    varint(cb), varint(ca);
+    if (cb == ca && cb != 0) varint(after < before ? 1 : after > before ? 2 : 0);
+  }
+  void six(float& v, bool nonneg = false) {
+    uint64_t c = 0;
+    need(six_code(v, &c) && (!nonneg || v >= 0), ANSWERS_RANGE);
+    if (good) varint(c);
+  }
+  void raw(float& v, bool nonneg = false) {
+    need(std::isfinite(v) && (!nonneg || v >= 0), ANSWERS_RANGE);
+    if (!good) return;
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    for (int i = 0; i < 4; i++) out += char((bits >> (8 * i)) & 0xff);  // little-endian
+  }
+};
+
+// Reads the fields as the layout walks them, checking each; the first refusal stops it (every
+// later read gives 0, so every loop ends).
+struct answers_reader {
+  static const bool reading = true;
+  const class_answers* shape = nullptr;
+  const std::vector<token_text>* table = nullptr;
+  const std::string* in = nullptr;
+  size_t at = 0;
+  answers_refusal_code refused = ANSWERS_OK;
+
+  bool ok() const { return refused == ANSWERS_OK; }
+  void need(bool cond, answers_refusal_code c) {
+    if (!cond && ok()) refused = c;
+  }
+  size_t left() const { return in->size() - at; }
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; ok(); shift += 7) {
+      if (at >= in->size()) return need(false, ANSWERS_TRUNCATED), 0;
+      const uint64_t b = (unsigned char)(*in)[at++];
+      if (shift == 63 && b > 1) return need(false, ANSWERS_RANGE), 0;  // past 64 bits
+      v |= (b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+      if (shift == 63) return need(false, ANSWERS_RANGE), 0;
+    }
+    return 0;
+  }
+  template <class T>
+  void u(T& v, int64_t lo, int64_t hi, answers_refusal_code c = ANSWERS_RANGE) {
+    const uint64_t x = varint();
+    need(hi >= lo && x <= uint64_t(hi - lo), c);
+    v = ok() ? T(lo + int64_t(x)) : T(lo);
+  }
+  // A count of elements that each take at least one byte: no more than the bytes left.
+  void count(size_t& n, size_t max) {
+    const uint64_t x = varint();
+    need(x <= max, ANSWERS_COUNT);
+    need(x <= left(), ANSWERS_TRUNCATED);
+    n = ok() ? size_t(x) : 0;
+  }
+  void bytes(std::string& s, uint64_t n) {
+    need(n <= left(), ANSWERS_TRUNCATED);
+    s = ok() ? in->substr(at, size_t(n)) : std::string();
+    if (ok()) at += size_t(n);
+  }
+  void str(std::string& s, size_t max) {
+    const uint64_t n = varint();
+    need(n <= max, ANSWERS_TEXT);
+    bytes(s, n);
+    need(utf8_ok(s), ANSWERS_TEXT);
+  }
+  void hex_or_str(std::string& s, size_t max) {
+    const uint64_t k = varint();
+    if (!(k & 1)) return str_of(s, k / 2, max);
+    std::string raw;
+    need(k / 2 <= max / 2, ANSWERS_TEXT);
+    bytes(raw, k / 2);
+    static const char* digits = "0123456789abcdef";
+    s.clear();
+    for (unsigned char c : raw) s += digits[c >> 4], s += digits[c & 15];
+  }
+  void str_of(std::string& s, uint64_t n, size_t max) {
+    need(n <= max, ANSWERS_TEXT);
+    bytes(s, n);
+    need(utf8_ok(s), ANSWERS_TEXT);
+  }
+  void fixed32(uint32_t& v) {
+    v = 0;
+    need(left() >= 4, ANSWERS_TRUNCATED);
+    if (!ok()) return;
+    for (int i = 0; i < 4; i++) v |= uint32_t((unsigned char)(*in)[at++]) << (8 * i);
+  }
+  void raw_bytes(std::string& s, size_t n) { bytes(s, n); }
+  void token(token_text& t) {
+    const uint64_t i = varint();
+    need(i < table->size(), ANSWERS_TOKEN);
+    t = ok() ? (*table)[size_t(i)] : token_text();
+  }
+  void percent(double& p) {
+    p = 0;
+    const uint64_t c = varint();
+    need(ok() && percent_value(c, &p), ANSWERS_RANGE);
+  }
+  void before_after(double& before, double& after) {
+    before = after = 0;
+    const uint64_t cb = varint(), ca = varint();
+    need(ok() && percent_value(cb, &before) && percent_value(ca, &after), ANSWERS_RANGE);
+    if (!ok() || cb != ca || cb == 0) return;
+    // Both print the same: the smaller one a hair below, inside the same printed digits.
+    const uint64_t which = varint();
+    need(which <= 2, ANSWERS_RANGE);
+    if (which == 1) after = before * (1 - 1e-9);
+    if (which == 2) before = after * (1 - 1e-9);
+  }
+  void six(float& v, bool nonneg = false) {
+    v = 0;
+    const uint64_t c = varint();
+    need(ok() && six_value(c, &v) && (!nonneg || v >= 0), ANSWERS_RANGE);
+  }
+  void raw(float& v, bool nonneg = false) {
+    v = 0;
+    need(left() >= 4, ANSWERS_TRUNCATED);
+    if (!ok()) return;
+    uint32_t bits = 0;
+    for (int i = 0; i < 4; i++) bits |= uint32_t((unsigned char)(*in)[at++]) << (8 * i);
+    std::memcpy(&v, &bits, 4);
+    need(std::isfinite(v) && (!nonneg || v >= 0), ANSWERS_RANGE);
+  }
+};
+
+// [SECTION] layout (docs/links.md's table, field by field)
+// The model's location as a 32-bit FNV-1a digest: the link holds it in full as model=, and the
+// answers need only say they are that model's (a link edited to another model= has another digest).
+uint32_t location_digest(const std::string& location) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : location) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+// The reader comes with a.model set to the link's model=: the digests must agree.
+template <class IO>
+void layout_header(IO& io, class_answers& a) {
+  const uint32_t expected = location_digest(a.model);
+  uint32_t carried = expected;
+  io.fixed32(carried);
+  io.need(carried == expected, ANSWERS_OTHER_MODEL);
+  io.hex_or_str(a.revision, kMaxRevision);
+  io.str(a.format, kMaxFormat);
+  io.str(a.name, kMaxName);
+  io.u(a.layers, 1, LAB_LAYERS_MAX);
+  io.u(a.hidden, 1, LAB_HIDDEN_MAX);
+  io.u(a.intermediate, 1, LAB_UNIT_MAX);
+  io.u(a.vocab, 1, int64_t(LAB_TOKEN_ID_MAX) + 1);
+  int flags = a.synthetic ? 1 : 0;
+  io.u(flags, 0, 1);
+  a.synthetic = flags & 1;
+}
+
+template <class IO>
+void layout_tokens(IO& io, std::vector<token_text>& list) {
+  size_t n = list.size();
+  io.count(n, kMaxTokens);
+  list.resize(n);
+  int64_t prev = 0;
+  // Sorted by id, each as the step from the one before (18 bits or less for Qwen's 248,320 ids
+  // among a hundred tokens) times 8 plus its coded piece's length in bytes when below 7 (7: the
+  // length follows), then the coded piece: most tokens take a byte less than step and length apart.
+  for (token_text& t : list) {
+    if (!IO::reading) io.need(t.piece.size() <= kMaxPiece && utf8_ok(t.piece), ANSWERS_TEXT);
+    std::string coded = IO::reading || !io.ok() ? std::string() : piece_pack(t.piece);
+    const int64_t short_len = int64_t(std::min<size_t>(coded.size(), 7));
+    int64_t head = (t.id - prev) * 8 + short_len;
+    io.u(head, 0, (int64_t(io.shape->vocab) - 1 - prev) * 8 + 7);
+    t.id = prev + head / 8;
+    prev = t.id;
+    int64_t len = head % 8, more = int64_t(coded.size()) - 7;
+    if (len == 7) io.u(more, 0, kMaxPiece - 7, ANSWERS_TEXT), len = 7 + more;
+    io.raw_bytes(coded, size_t(len));
+    if (IO::reading && io.ok()) io.need(piece_unpack(coded, &t.piece), ANSWERS_TEXT);
+  }
+}
+
+template <class IO>
+void layout_token_list(IO& io, std::vector<token_text>& list) {
+  size_t n = list.size();
+  io.count(n, kMaxList);
+  list.resize(n);
+  for (token_text& t : list) io.token(t);
+}
+
+std::string joined_pieces(const std::vector<token_text>& prompt) {
+  std::string out;
+  for (const token_text& t : prompt) out += t.piece;
+  return out;
+}
+
+std::vector<int64_t> prompt_ids(const std::vector<token_text>& prompt) {
+  std::vector<int64_t> out;
+  for (const token_text& t : prompt) out.push_back(t.id);
+  return out;
+}
+
+// The question, after the reply's prompt: a prompt given as the reply's own ids, or as text the
+// reply's pieces join back to, is a flag, not written again.
+enum {
+  Q_IDS = 1, Q_IDS_ARE_PROMPT = 2, Q_TEXT = 4, Q_TEXT_IS_PROMPT = 8, Q_UNIT = 16, Q_GATES = 32, Q_THRESHOLD = 64,
+  Q_FLAGS = 127
+};
+
+template <class IO>
+void layout_question(IO& io, model_question& q, const std::vector<token_text>& prompt) {
+  int flags = 0;
+  if (!IO::reading) {
+    const model_question plain;
+    flags |= q.ids.empty() ? 0 : q.ids == prompt_ids(prompt) ? Q_IDS | Q_IDS_ARE_PROMPT : Q_IDS;
+    flags |= q.text.empty() ? 0 : q.text == joined_pieces(prompt) ? Q_TEXT | Q_TEXT_IS_PROMPT : Q_TEXT;
+    flags |= q.unit == plain.unit ? 0 : Q_UNIT;
+    flags |= q.gate_layers.empty() ? 0 : Q_GATES;
+    flags |= q.threshold == plain.threshold && q.gate_token == plain.gate_token ? 0 : Q_THRESHOLD;
+  }
+  io.u(flags, 0, Q_FLAGS);
+  io.need(!(flags & Q_IDS_ARE_PROMPT) || (flags & Q_IDS), ANSWERS_RANGE);
+  io.need(!(flags & Q_TEXT_IS_PROMPT) || (flags & Q_TEXT), ANSWERS_RANGE);
+  if (flags & Q_IDS_ARE_PROMPT) {
+    if (IO::reading) q.ids = prompt_ids(prompt);
+  } else if (flags & Q_IDS) {
+    size_t n = q.ids.size();
+    io.count(n, MODEL_MAX_TOKENS);
+    q.ids.resize(n);
+    for (int64_t& id : q.ids) io.u(id, 0, LAB_TOKEN_ID_MAX);
+  }
+  if (flags & Q_TEXT_IS_PROMPT) {
+    if (IO::reading) q.text = joined_pieces(prompt);
+    io.need(q.text.size() <= LAB_TEXT_MAX, ANSWERS_RANGE);
+  } else if (flags & Q_TEXT) {
+    io.str(q.text, LAB_TEXT_MAX);
+  }
+  io.need(!(flags & Q_IDS) || !q.ids.empty(), ANSWERS_COUNT);
+  io.need(!(flags & Q_TEXT) || !q.text.empty(), ANSWERS_COUNT);
+  size_t n_off = q.off.size();
+  io.count(n_off, 16);  // off= holds at most 16 units (url_state.cpp)
+  q.off.resize(n_off);
+  for (unit_ref& u : q.off) io.u(u.layer, 0, LAB_LAYERS_MAX - 1), io.u(u.unit, 0, LAB_UNIT_MAX - 1);
+  io.u(q.position, -1, LAB_TOKENS_MAX - 1);
+  if (flags & Q_UNIT) io.u(q.unit.layer, -1, LAB_LAYERS_MAX - 1), io.u(q.unit.unit, -1, LAB_UNIT_MAX - 1);
+  if (flags & Q_GATES) {
+    size_t n = q.gate_layers.size();
+    io.count(n, kMaxList);
+    q.gate_layers.resize(n);
+    for (int& l : q.gate_layers) io.u(l, 0, LAB_LAYERS_MAX - 1);
+  }
+  if (flags & Q_THRESHOLD) {
+    // The threshold as the shortest text that reads back as the same double (thr= writes it so).
+    std::string thr = IO::reading ? std::string() : fmt_short(q.threshold);
+    io.need(q.threshold >= 0 && q.threshold <= 1, ANSWERS_RANGE);
+    io.str(thr, kMaxThresholdText);
+    if (IO::reading) io.need(parse_number(thr, &q.threshold) && q.threshold >= 0 && q.threshold <= 1, ANSWERS_RANGE);
+    io.u(q.gate_token, -1, LAB_TOKENS_MAX - 1);
+  }
+}
+
+// The next-token rows as the rule book prints them: with units off, each probability before and
+// after (rules_next_rows); without, the one.
+template <class IO>
+void layout_next(IO& io, std::vector<model_next_token>& list, bool off) {
+  size_t n = list.size();
+  io.count(n, kMaxList);
+  list.resize(n);
+  for (model_next_token& t : list) {
+    io.token(t.token);
+    if (off) io.before_after(t.p_before, t.p);
+    else io.percent(t.p), t.p_before = t.p;
+  }
+}
+
+template <class IO>
+void layout_unit(IO& io, unit_ref& u) {
+  io.u(u.layer, 0, io.shape->layers - 1);
+  io.u(u.unit, 0, io.shape->intermediate - 1);
+}
+
+template <class IO>
+void layout_rules(IO& io, const model_question& q, model_reply& r) {
+  const bool off = !q.off.empty();
+  // With units off the rule book lists the run before them (before_top) with both probabilities,
+  // and the tokens that rose; without, the top. What it does not print is not carried.
+  if (!IO::reading && off && !r.before_top.empty()) r.top.clear();
+  if (!IO::reading && !off) r.before_top.clear(), r.rising.clear();
+  layout_next(io, r.top, off);
+  layout_next(io, r.before_top, off);
+  layout_next(io, r.rising, off);
+  size_t n = r.units.size();
+  io.count(n, kMaxList);
+  r.units.resize(n);
+  for (model_unit_row& u : r.units) {
+    layout_unit(io, u.unit);
+    io.six(u.value);
+    layout_token_list(io, u.toward);
+  }
+  // The picked unit: its layer + 1 (0: none), its unit, what it writes toward, and at each token of
+  // the prompt its activation and, as far as the reply has them, its two factors.
+  int picked = r.picked.unit.layer < 0 ? 0 : r.picked.unit.layer + 1;
+  io.u(picked, 0, io.shape->layers);
+  if (picked == 0) {
+    r.picked = model_unit_row();
+    r.picked.unit = {-1, -1};
+    r.picked_per_token.clear(), r.picked_gate.clear(), r.picked_up.clear();
+    return;
+  }
+  r.picked.unit.layer = picked - 1;
+  io.u(r.picked.unit.unit, 0, io.shape->intermediate - 1);
+  layout_token_list(io, r.picked.toward);
+  if (!IO::reading) {
+    r.picked_per_token.resize(std::min(r.picked_per_token.size(), r.prompt.size()));
+    const size_t factors = std::min(r.picked_per_token.size(), std::min(r.picked_gate.size(), r.picked_up.size()));
+    r.picked_gate.resize(factors), r.picked_up.resize(factors);
+  }
+  size_t per_token = r.picked_per_token.size(), factors = r.picked_gate.size();
+  io.count(per_token, r.prompt.size());
+  io.count(factors, per_token);
+  r.picked_per_token.resize(per_token), r.picked_gate.resize(factors), r.picked_up.resize(factors);
+  for (size_t t = 0; t < per_token; t++) {
+    io.six(r.picked_per_token[t]);
+    if (t < factors) io.six(r.picked_gate[t]), io.six(r.picked_up[t]);
+  }
+  if (IO::reading) r.picked.value = size_t(r.position) < per_token ? r.picked_per_token[size_t(r.position)] : 0.0f;
+}
+
+// The flow's printed rows and extremes from these L2s: what the carried values must reproduce.
+std::string flow_printed(const std::vector<model_layer_flow>& flow) {
+  model_reply r;
+  r.flow = flow;
+  lab_state s = lab_state_default();
+  s.layer = -1;
+  std::string out = flow_extremes_text(r) + "\n";
+  for (const view_row& row : flow_rows(r, s)) out += view_row_line(row) + "\n";
+  return out;
+}
+
+// The flow: one row a layer. Each L2 as its six decimals (mode 0), unless a ratio computed from
+// those would print otherwise, or another layer would read as the largest or smallest (a tie
+// broken by the seventh digit): then every L2 as its float's 4 bytes (mode 1), exactly the
+// teacher's.
+template <class IO>
+void layout_flow(IO& io, model_reply& r) {
+  size_t n = r.flow.size();
+  io.count(n, LAB_LAYERS_MAX);
+  io.need(n == size_t(io.shape->layers), ANSWERS_COUNT);
+  r.flow.resize(n);
+  int mode = 0;
+  if (!IO::reading) {
+    std::vector<model_layer_flow> rounded = r.flow;
+    for (model_layer_flow& f : rounded) {
+      uint64_t a = 0, b = 0;
+      if (!six_code(f.mlp_l2, &a) || !six_code(f.out_l2, &b) || !six_value(a, &f.mlp_l2) || !six_value(b, &f.out_l2)) mode = 1;
+    }
+    if (mode == 0 && flow_printed(rounded) != flow_printed(r.flow)) mode = 1;
+  }
+  io.u(mode, 0, 1);
+  for (model_layer_flow& f : r.flow) {
+    if (mode == 0) io.six(f.mlp_l2, true), io.six(f.out_l2, true);
+    else io.raw(f.mlp_l2, true), io.raw(f.out_l2, true);
+  }
+}
+
+// The gates view on the stream: each layer's counts on the stream (with the histogram as drawn:
+// 30 bins and the overflow bar, whose sum is the total) and on the shortcut (its shares only).
+template <class IO>
+void layout_gates(IO& io, model_reply& r) {
+  size_t n = r.gate_layers.size();
+  io.count(n, kMaxList);
+  r.gate_layers.resize(n);
+  for (int& l : r.gate_layers) io.u(l, 0, io.shape->layers - 1);
+  size_t n_stream = r.gates_stream.size(), n_shortcut = r.gates_shortcut.size();
+  io.count(n_stream, n);
+  io.count(n_shortcut, n);
+  r.gates_stream.resize(n_stream), r.gates_shortcut.resize(n_shortcut);
+  for (mlp_gate_counts& c : r.gates_stream) {
+    int64_t bars[kShownBins] = {0};
+    if (!IO::reading) {
+      int64_t sum = 0;
+      for (int b = 0; b < GATE_HIST_BINS; b++) bars[std::min(b, kShownBins - 1)] += c.histogram[b], sum += c.histogram[b];
+      io.need(sum == c.total, ANSWERS_COUNT);
+    }
+    int64_t open = c.open, negative = c.negative, total = 0;
+    io.u(open, 0, kMaxCount);
+    io.u(negative, 0, kMaxCount);
+    for (int64_t& b : bars) io.u(b, 0, kMaxCount), total += b;
+    if (IO::reading) {
+      c = mlp_gate_counts();
+      c.total = total, c.open = open, c.negative = negative;
+      for (int b = 0; b < kShownBins; b++) c.histogram[b] = bars[b];
+    }
+    io.need(c.open + c.negative <= c.total, ANSWERS_COUNT);
+  }
+  for (mlp_gate_counts& c : r.gates_shortcut) {
+    io.u(c.total, 0, kMaxCount);
+    io.u(c.open, 0, kMaxCount);
+    io.u(c.negative, 0, kMaxCount);
+    io.need(c.open + c.negative <= c.total, ANSWERS_COUNT);
+  }
+}
+
+template <class IO>
+void layout_answer(IO& io, carried_answer& a) {
+  model_reply& r = a.reply;
+  io.need(!r.error.failed(), ANSWERS_RANGE);
+  io.u(a.parts, 1, CLASS_PART_RULES | CLASS_PART_FLOW | CLASS_PART_GATES);
+  layout_token_list(io, r.prompt);
+  io.need(!r.prompt.empty() && r.prompt.size() <= MODEL_MAX_TOKENS, ANSWERS_COUNT);
+  io.u(r.position, 0, int64_t(r.prompt.size()) - 1);
+  layout_question(io, a.question, r.prompt);
+  if (a.parts & CLASS_PART_RULES) layout_rules(io, a.question, r);
+  if (a.parts & CLASS_PART_FLOW) layout_flow(io, r);
+  if (a.parts & CLASS_PART_GATES) layout_gates(io, r);
+}
+
+// [SECTION] the whole text
+// One link's bytes: the version, the header, the table of every token the answers name, the answers.
+std::string write_link(const class_answers& a, const std::vector<carried_answer>& answers, bool* ok) {
+  std::set<token_key> tokens;
+  for (carried_answer c : answers) {
+    answers_writer w;
+    w.shape = &a;
+    w.collect = &tokens;
+    layout_answer(w, c);
+  }
+  std::map<token_key, int64_t> index;
+  std::vector<token_text> table;
+  for (const token_key& k : tokens) index[k] = int64_t(table.size()), table.push_back({k.first, k.second});
+  answers_writer w;
+  w.shape = &a;
+  w.index = &index;
+  w.varint(CLASS_ANSWERS_VERSION);
+  class_answers header = a;
+  layout_header(w, header);
+  layout_tokens(w, table);
+  size_t n = answers.size();
+  w.count(n, CLASS_ANSWERS_MAX);
+  for (carried_answer c : answers) layout_answer(w, c);
+  *ok = w.ok();
+  return w.out;
+}
+
+}  // namespace
+
+model_status class_answers_status(const class_answers& a) {
+  model_status s;
+  s.location = a.model;
+  s.phase = MODEL_STATUS_READY;
+  s.name = a.name;
+  s.synthetic = a.synthetic;
+  s.layers = a.layers, s.hidden = a.hidden, s.intermediate = a.intermediate, s.vocab = a.vocab;
+  return s;
+}
+
+unsigned class_answers_question_parts(const model_question& q) {
+  if (!q.gate_layers.empty()) return CLASS_PART_GATES;
+  return q.unit.layer >= 0 ? CLASS_PART_RULES : CLASS_PART_RULES | CLASS_PART_FLOW;
+}
+
+unsigned class_answers_view_part(lab_view view) {
+  return view == LAB_VIEW_RULES ? CLASS_PART_RULES : view == LAB_VIEW_FLOW ? CLASS_PART_FLOW
+                                                   : view == LAB_VIEW_GATES ? CLASS_PART_GATES : 0;
+}
+
+std::string class_answers_encode(const class_answers& a, size_t* carried) {
+  if (carried) *carried = 0;
+  // The header alone must be carriable (its shape within the format's bounds).
+  class_answers header = a;
+  answers_writer hw;
+  hw.shape = &a;
+  layout_header(hw, header);
+  if (!hw.ok()) return "";
+  // Each answer alone: left out when any of its fields cannot be carried.
+  std::vector<carried_answer> kept;
+  for (const carried_answer& given : a.answers) {
+    if (kept.size() == CLASS_ANSWERS_MAX) break;
+    carried_answer c = given;
+    if (c.parts == 0) c.parts = class_answers_question_parts(c.question) & ~(c.reply.flow.empty() ? unsigned(CLASS_PART_FLOW) : 0u);
+    std::set<token_key> tokens;
+    answers_writer w;
+    w.shape = &a;
+    w.collect = &tokens;
+    carried_answer probe = c;
+    layout_answer(w, probe);
+    if (w.ok()) kept.push_back(c);
+  }
+  // The last ones out until the text fits the link's bound.
+  for (; !kept.empty(); kept.pop_back()) {
+    bool ok = false;
+    const std::string text = b64_encode(write_link(a, kept, &ok));
+    if (ok && text.size() <= CLASS_ANSWERS_MAX_CHARS) {
+      if (carried) *carried = kept.size();
+      return text;
+    }
+  }
+  return "";
+}
+
+bool class_answers_decode(const std::string& text, const class_answers_context& ctx, class_answers* out, answers_refusal* why) {
+  answers_refusal no;
+  answers_refusal& r = why ? *why : no;
+  r = answers_refusal();
+  if (text.size() > CLASS_ANSWERS_MAX_CHARS) return r.code = ANSWERS_TOO_LONG, false;
+  std::string bytes;
+  if ((r.code = b64_decode(text, &bytes)) != ANSWERS_OK) return false;
+  class_answers a;
+  a.model = ctx.model;
+  std::vector<token_text> table;
+  answers_reader rd;
+  rd.in = &bytes;
+  rd.shape = &a;
+  rd.table = &table;
+  const uint64_t version = rd.varint();
+  if (!rd.ok()) return r.code = rd.refused, r.at = rd.at, false;
+  if (version != CLASS_ANSWERS_VERSION) {
+    r.code = ANSWERS_VERSION;
+    r.value = version > 1000000 ? 1000000 : unsigned(version);
+    return false;
+  }
+  layout_header(rd, a);
+  layout_tokens(rd, table);
+  const uint64_t n = rd.ok() ? rd.varint() : 0;
+  rd.need(n <= CLASS_ANSWERS_MAX, ANSWERS_TOO_MANY);
+  rd.need(n <= rd.left(), ANSWERS_TRUNCATED);
+  for (uint64_t i = 0; rd.ok() && i < n; i++) {
+    carried_answer c;
+    layout_answer(rd, c);
+    a.answers.push_back(c);
+  }
+  rd.need(rd.left() == 0, ANSWERS_TRAILING);
+  if (!rd.ok()) return r.code = rd.refused, r.at = rd.at, false;
+  *out = a;
+  return true;
+}
+
+const carried_answer* class_answers_find(const class_answers& a, const model_question& q, unsigned parts) {
+  for (const carried_answer& c : a.answers)
+    if (c.question == q && (c.parts & parts) == parts) return &c;
+  return nullptr;
+}
+
+std::string class_answers_refusal_text(const answers_refusal& why) {
+  std::string reason;
+  switch (why.code) {
+    case ANSWERS_OK: return "";
+    case ANSWERS_TOO_LONG: reason = strf(tr(STR_ANS_TOO_LONG), fmt_count(CLASS_ANSWERS_MAX_CHARS).c_str()); break;
+    case ANSWERS_ALPHABET: reason = tr(STR_ANS_ALPHABET); break;
+    case ANSWERS_TRUNCATED: reason = tr(STR_ANS_TRUNCATED); break;
+    case ANSWERS_VERSION: reason = strf(tr(STR_ANS_VERSION), std::to_string(why.value).c_str()); break;
+    case ANSWERS_OTHER_MODEL: reason = tr(STR_ANS_OTHER_MODEL); break;
+    case ANSWERS_TOO_MANY: reason = strf(tr(STR_ANS_TOO_MANY), std::to_string(CLASS_ANSWERS_MAX).c_str()); break;
+    case ANSWERS_COUNT: reason = tr(STR_ANS_COUNT); break;
+    case ANSWERS_RANGE: reason = tr(STR_ANS_RANGE); break;
+    case ANSWERS_TOKEN: reason = tr(STR_ANS_TOKEN); break;
+    case ANSWERS_TEXT: reason = tr(STR_ANS_TEXT); break;
+    case ANSWERS_TRAILING: reason = tr(STR_ANS_TRAILING); break;
+  }
+  return strf(tr(STR_ANS_REFUSED), "ans", reason.c_str());
+}
