@@ -51,6 +51,9 @@ struct model_spec {
   int64_t conv_dim() const { return 2LL * lin_k_heads * lin_k_dim + (int64_t)lin_v_heads * lin_v_dim; }
 };
 
+// A token id inside the vocabulary: a row of the embedding, a column of the logits.
+inline bool model_has_token(const model_spec& s, int64_t id) { return id >= 0 && id < s.base.vocab; }
+
 // Why a model was refused, for callers that word it themselves (the page, in two languages).
 enum model_spec_problem {
   MODEL_SPEC_OK = 0,
