@@ -103,13 +103,13 @@ TEST_CASE("checkpoint source: both namings, one file and sharded, BF16/F16/F32",
       const q8_matrix_view* g = f.src->matrix(layer, MLP_GATE);
       REQUIRE(g);
       CHECK(f.src->matrix(layer, MLP_UP) == nullptr);  // up and down only for a layer needed whole
-      CHECK(view_bytes(g) == converter_q8(ck, ckpt_mlp_name(ck, layer, CKPT_GATE), 1022, 252));
+      CHECK(view_bytes(g) == converter_q8(ck, ckpt_mlp_name(ck, layer, MLP_GATE), 1022, 252));
       std::vector<float> dq((size_t)1022 * 252);
       q8_matrix_dequantize_ref(g, dq.data());
       double o_q, n_q, o_ref, n_ref;
       std::vector<double> xs(x->begin(), x->end());
       shares_double(std::vector<double>(dq.begin(), dq.end()), 1022, 252, xs, 16, &o_q, &n_q);
-      shares_double(raw_tensor(f.files, ckpt_mlp_name(ck, layer, CKPT_GATE)), 1022, 252, xd, 16, &o_ref, &n_ref);
+      shares_double(raw_tensor(f.files, ckpt_mlp_name(ck, layer, MLP_GATE)), 1022, 252, xd, 16, &o_ref, &n_ref);
       INFO("layer " << layer << " open " << o_q << " vs " << o_ref << ", negative " << n_q << " vs " << n_ref);
       CHECK(std::fabs(o_q - o_ref) <= kShareTolerance);
       CHECK(std::fabs(n_q - n_ref) <= kShareTolerance);
@@ -133,7 +133,7 @@ TEST_CASE("checkpoint source: both namings, one file and sharded, BF16/F16/F32",
       const q8_matrix_view* q = f.src->matrix(2, (mlp_part)part);
       REQUIRE(q);
       const int rows = part == MLP_DOWN ? 252 : 1022, cols = part == MLP_DOWN ? 1022 : 252;
-      CHECK(view_bytes(q) == converter_q8(ck, ckpt_mlp_name(ck, 2, (ckpt_mlp_part)part), rows, cols));
+      CHECK(view_bytes(q) == converter_q8(ck, ckpt_mlp_name(ck, 2, (mlp_part)part), rows, cols));
     }
   }
 }
@@ -221,7 +221,7 @@ TEST_CASE("checkpoint source: Cancel mid-tensor, then Retry fetches only what is
     checkpoint ck;
     std::string err;
     REQUIRE(ckpt_open(&f.files, &ck, &err));
-    CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, CKPT_GATE), 1022, 252));
+    CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, MLP_GATE), 1022, 252));
   }
 }
 
@@ -578,7 +578,7 @@ TEST_CASE("checkpoint source: faults on weight ranges, each with its error, and 
     checkpoint ck;
     std::string err;
     REQUIRE(ckpt_open(&f.files, &ck, &err));
-    CHECK(view_bytes(f.src->matrix(0, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 0, CKPT_GATE), 1022, 252));
+    CHECK(view_bytes(f.src->matrix(0, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 0, MLP_GATE), 1022, 252));
   }
   SECTION("the file changed on the host after its header was read: read again, with a notice") {
     synth_spec s = ckpt_test_spec(SYNTH_NAMING_LLAMA, ST_DTYPE_BF16, 1);
@@ -597,7 +597,7 @@ TEST_CASE("checkpoint source: faults on weight ranges, each with its error, and 
     checkpoint ck;
     std::string err;
     REQUIRE(ckpt_open(&f.files, &ck, &err));
-    CHECK(view_bytes(f.src->matrix(0, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 0, CKPT_GATE), 1022, 252));
+    CHECK(view_bytes(f.src->matrix(0, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 0, MLP_GATE), 1022, 252));
   }
   SECTION("a full cache still shows the weights, and says so") {
     ckpt_fixture f(small_checkpoint());

@@ -140,7 +140,7 @@ TEST_CASE("hostile host: a file replaced mid-matrix: its converted chunks go, it
   checkpoint ck;
   std::string err;
   REQUIRE(ckpt_open(&fb, &ck, &err));
-  CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, CKPT_GATE), 1022, 252));
+  CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, MLP_GATE), 1022, 252));
   CHECK(std::count(f.net.requested.begin(), f.net.requested.end(), "model.safetensors") > 13);
   // The probe's rows came from the old file too: they are the new file's now.
   std::vector<float> emb, norm;
@@ -156,7 +156,7 @@ TEST_CASE("hostile host: a file replaced mid-matrix: its converted chunks go, it
   f.settle();
   f.src->want({2}, -1);
   f.settle();
-  CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, CKPT_GATE), 1022, 252));
+  CHECK(view_bytes(f.src->matrix(2, MLP_GATE)) == converter_q8(ck, ckpt_mlp_name(ck, 2, MLP_GATE), 1022, 252));
   CHECK(f.net.network_bytes < (64u << 10) + 4096);
 }
 

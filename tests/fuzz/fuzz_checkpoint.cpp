@@ -124,7 +124,7 @@ static std::vector<version>& versions() {
       if (!ckpt_open(&out[i].files, &out[i].ck, &err)) std::abort();
       for (int l : s.layers)
         for (int p = 0; p < 3; p++) {
-          const std::string name = ckpt_mlp_name(out[i].ck, l, (ckpt_mlp_part)p);
+          const std::string name = ckpt_mlp_name(out[i].ck, l, (mlp_part)p);
           const int rows = p == 2 ? s.hidden : s.intermediate, cols = p == 2 ? s.intermediate : s.hidden;
           std::vector<float> w;
           if (!ckpt_read_f32(out[i].ck, name, {rows, cols}, &w, &err)) std::abort();
@@ -380,7 +380,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           const q8_matrix_view* v = src->matrix(l, (mlp_part)p);
           if (!v) continue;
           const std::string got((const char*)v->scales - 64, (size_t)q8_matrix_blob_bytes(v->rows, v->cols));
-          const std::string name = ckpt_mlp_name(ck, l, (ckpt_mlp_part)p);
+          const std::string name = ckpt_mlp_name(ck, l, (mlp_part)p);
           if (got != versions()[0].q8[name] && got != versions()[1].q8[name]) std::abort();
         }
       const std::vector<float>* x = src->probe_input(0);

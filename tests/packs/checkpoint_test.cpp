@@ -28,7 +28,7 @@ TEST_CASE("checkpoint: both namings, one file and sharded, every dtype read exac
         REQUIRE(ck.config.norm == (naming == SYNTH_NAMING_QWEN35 ? MODEL_NORM_ONE_PLUS_W : MODEL_NORM_W));
         REQUIRE(ck.config.synthetic);
         std::vector<float> w;
-        const std::string name = ckpt_mlp_name(ck, 2, CKPT_DOWN);
+        const std::string name = ckpt_mlp_name(ck, 2, MLP_DOWN);
         REQUIRE(ckpt_read_f32(ck, name, {60, 170}, &w, &err));
         const std::vector<double> raw = raw_tensor(m, name);
         REQUIRE(raw.size() == w.size());
@@ -71,9 +71,9 @@ TEST_CASE("checkpoint: the mtp head's MLP is never taken for layer 0", "[packs][
   std::string err;
   REQUIRE(ckpt_open(&m, &ck, &err));
   REQUIRE(ck.find("mtp.layers.0.mlp.gate_proj.weight"));
-  REQUIRE(ckpt_mlp_name(ck, 0, CKPT_GATE) == "model.language_model.layers.0.mlp.gate_proj.weight");
+  REQUIRE(ckpt_mlp_name(ck, 0, MLP_GATE) == "model.language_model.layers.0.mlp.gate_proj.weight");
   std::vector<float> w;
-  REQUIRE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 0, CKPT_GATE), {170, 60}, &w, &err));
+  REQUIRE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 0, MLP_GATE), {170, 60}, &w, &err));
   const std::vector<double> layer0 = raw_tensor(m, "model.language_model.layers.0.mlp.gate_proj.weight");
   const std::vector<double> mtp = raw_tensor(m, "mtp.layers.0.mlp.gate_proj.weight");
   size_t same_as_mtp = 0;
@@ -89,7 +89,7 @@ TEST_CASE("checkpoint: the mtp head's MLP is never taken for layer 0", "[packs][
   only_mtp.files = synth_checkpoint_make(s);
   checkpoint ck2;
   REQUIRE(ckpt_open(&only_mtp, &ck2, &err));
-  REQUIRE_FALSE(ckpt_read_f32(ck2, ckpt_mlp_name(ck2, 0, CKPT_GATE), {170, 60}, &w, &err));
+  REQUIRE_FALSE(ckpt_read_f32(ck2, ckpt_mlp_name(ck2, 0, MLP_GATE), {170, 60}, &w, &err));
   REQUIRE(err.find("missing tensor 'model.language_model.layers.0.mlp.gate_proj.weight'") != std::string::npos);
 }
 
@@ -179,11 +179,11 @@ TEST_CASE("checkpoint: broken inputs, each with its own error", "[packs][checkpo
     REQUIRE(ckpt_open(&m, &ck, &err));
     ck.config.intermediate = 171;
     std::vector<float> w;
-    REQUIRE_FALSE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 0, CKPT_GATE), {171, 60}, &w, &err));
+    REQUIRE_FALSE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 0, MLP_GATE), {171, 60}, &w, &err));
     REQUIRE(err.find("has shape [170, 60], but config.json implies [171, 60]") != std::string::npos);
     REQUIRE_FALSE(ckpt_read_rows_f32(ck, ckpt_embed_name(ck), 97, 60, {3, 97}, &w, &err));
     REQUIRE(err.find("token id 97 is outside the vocabulary") != std::string::npos);
-    REQUIRE_FALSE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 1, CKPT_GATE), {171, 60}, &w, &err));
+    REQUIRE_FALSE(ckpt_read_f32(ck, ckpt_mlp_name(ck, 1, MLP_GATE), {171, 60}, &w, &err));
     REQUIRE(err.find("missing tensor 'model.layers.1.mlp.gate_proj.weight'") != std::string::npos);
   }
 }

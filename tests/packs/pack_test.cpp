@@ -52,7 +52,7 @@ static double silu_d(double z) { return z / (1 + std::exp(-z)); }
 static std::pair<double, double> reference_shares(mem_files& m, const checkpoint& ck, int layer, double thr) {
   const int H = (int)ck.config.hidden, F = (int)ck.config.intermediate;
   const std::vector<double> E = raw_tensor(m, ckpt_embed_name(ck)), W = raw_tensor(m, ckpt_post_norm_name(ck, 0)),
-                            G = raw_tensor(m, ckpt_mlp_name(ck, layer, CKPT_GATE));
+                            G = raw_tensor(m, ckpt_mlp_name(ck, layer, MLP_GATE));
   const bool one_plus = ck.config.norm == MODEL_NORM_ONE_PLUS_W;
   int64_t open = 0, neg = 0, total = 0;
   for (const pack_probe_spec& p : pack_test_options().probes)

@@ -7,20 +7,55 @@
 
 
 static const char* const kPrefixes[] = {"model.language_model.", "model.", "language_model.model.", ""};
-static const char* const kMlpParts[] = {"gate_proj", "up_proj", "down_proj"};
 
 const st_tensor* checkpoint::find(const std::string& name) const {
   auto it = tensors.find(name);
   return it == tensors.end() ? nullptr : &files[it->second.first].tensors[it->second.second];
 }
 
-std::string ckpt_mlp_name(const checkpoint& ck, int layer, ckpt_mlp_part part) {
-  return ck.prefix + "layers." + std::to_string(layer) + ".mlp." + kMlpParts[part] + ".weight";
+static const char* role_suffix(model_tensor_role role) {
+  switch (role) {
+    case MT_EMBED: return "embed_tokens.weight";
+    case MT_FINAL_NORM: return "norm.weight";
+    case MT_LM_HEAD: return "lm_head.weight";
+    case MT_INPUT_NORM: return "input_layernorm.weight";
+    case MT_POST_NORM: return "post_attention_layernorm.weight";
+    case MT_MLP_GATE: return "mlp.gate_proj.weight";
+    case MT_MLP_UP: return "mlp.up_proj.weight";
+    case MT_MLP_DOWN: return "mlp.down_proj.weight";
+    case MT_ATTN_Q: return "self_attn.q_proj.weight";
+    case MT_ATTN_K: return "self_attn.k_proj.weight";
+    case MT_ATTN_V: return "self_attn.v_proj.weight";
+    case MT_ATTN_O: return "self_attn.o_proj.weight";
+    case MT_ATTN_Q_BIAS: return "self_attn.q_proj.bias";
+    case MT_ATTN_K_BIAS: return "self_attn.k_proj.bias";
+    case MT_ATTN_V_BIAS: return "self_attn.v_proj.bias";
+    case MT_ATTN_Q_NORM: return "self_attn.q_norm.weight";
+    case MT_ATTN_K_NORM: return "self_attn.k_norm.weight";
+    case MT_LIN_QKV: return "linear_attn.in_proj_qkv.weight";
+    case MT_LIN_Z: return "linear_attn.in_proj_z.weight";
+    case MT_LIN_B: return "linear_attn.in_proj_b.weight";
+    case MT_LIN_A: return "linear_attn.in_proj_a.weight";
+    case MT_LIN_CONV: return "linear_attn.conv1d.weight";
+    case MT_LIN_DT_BIAS: return "linear_attn.dt_bias";
+    case MT_LIN_A_LOG: return "linear_attn.A_log";
+    case MT_LIN_NORM: return "linear_attn.norm.weight";
+    case MT_LIN_OUT: return "linear_attn.out_proj.weight";
+    default: return "";
+  }
 }
-std::string ckpt_post_norm_name(const checkpoint& ck, int layer) {
-  return ck.prefix + "layers." + std::to_string(layer) + ".post_attention_layernorm.weight";
+
+std::string model_tensor_name(const std::string& prefix, model_tensor_role role, int layer) {
+  if (role == MT_LM_HEAD) return role_suffix(role);  // beside the language model, not inside it
+  if (layer < 0) return prefix + role_suffix(role);
+  return prefix + "layers." + std::to_string(layer) + "." + role_suffix(role);
 }
-std::string ckpt_embed_name(const checkpoint& ck) { return ck.prefix + "embed_tokens.weight"; }
+
+std::string ckpt_mlp_name(const checkpoint& ck, int layer, mlp_part part) {
+  return model_tensor_name(ck.prefix, model_mlp_role(part), layer);
+}
+std::string ckpt_post_norm_name(const checkpoint& ck, int layer) { return model_tensor_name(ck.prefix, MT_POST_NORM, layer); }
+std::string ckpt_embed_name(const checkpoint& ck) { return model_tensor_name(ck.prefix, MT_EMBED, -1); }
 
 // A shard name from the index must stay inside the checkpoint directory.
 static bool ckpt_plain_file_name(const std::string& s) {

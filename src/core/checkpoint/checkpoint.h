@@ -16,6 +16,7 @@
 
 #include "core/checkpoint/model_config.h"
 #include "core/checkpoint/safetensors.h"
+#include "core/mlp_part.h"
 #include "core/io/byte_source.h"
 
 enum { CKPT_INDEX_MAX_BYTES = 64 << 20 };
@@ -54,9 +55,24 @@ bool ckpt_check_tensor(const checkpoint& ck, const std::string& name, const std:
 // The shard file that holds a tensor ("" when none does).
 std::string ckpt_file_of(const checkpoint& ck, const std::string& name);
 
+// [SECTION] the language model's tensors by role, and their one namer
+enum model_tensor_role {
+  MT_EMBED, MT_FINAL_NORM, MT_LM_HEAD,
+  MT_INPUT_NORM, MT_POST_NORM,
+  MT_MLP_GATE, MT_MLP_UP, MT_MLP_DOWN,  // in mlp_part's order (model_mlp_role)
+  MT_ATTN_Q, MT_ATTN_K, MT_ATTN_V, MT_ATTN_O, MT_ATTN_Q_BIAS, MT_ATTN_K_BIAS, MT_ATTN_V_BIAS,
+  MT_ATTN_Q_NORM, MT_ATTN_K_NORM,
+  MT_LIN_QKV, MT_LIN_Z, MT_LIN_B, MT_LIN_A, MT_LIN_CONV, MT_LIN_DT_BIAS, MT_LIN_A_LOG, MT_LIN_NORM, MT_LIN_OUT,
+  MT_ROLE_COUNT
+};
+static_assert(MT_MLP_UP - MT_MLP_GATE == MLP_UP && MT_MLP_DOWN - MT_MLP_GATE == MLP_DOWN, "MLP roles in mlp_part's order");
+inline model_tensor_role model_mlp_role(mlp_part part) { return (model_tensor_role)(MT_MLP_GATE + part); }
+// A tensor's full name under `prefix` ("model.language_model.", "model."), a layer's when
+// layer >= 0. lm_head's is its bare name: it sits beside the language model, not inside it.
+std::string model_tensor_name(const std::string& prefix, model_tensor_role role, int layer);
+
 // Full tensor names of layer L's MLP and its post-attention norm, and of the embedding table.
-enum ckpt_mlp_part { CKPT_GATE = 0, CKPT_UP = 1, CKPT_DOWN = 2 };
-std::string ckpt_mlp_name(const checkpoint& ck, int layer, ckpt_mlp_part part);
+std::string ckpt_mlp_name(const checkpoint& ck, int layer, mlp_part part);
 std::string ckpt_post_norm_name(const checkpoint& ck, int layer);
 std::string ckpt_embed_name(const checkpoint& ck);
 

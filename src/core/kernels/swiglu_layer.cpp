@@ -1,5 +1,8 @@
 // The SwiGLU layer on q8 weights: y = W_down (silu(W_gate x) * W_up x), T tokens at once,
 // composed from the op variants in kernels_registry.cpp. This is the entry point the app calls.
+// The whole model's MLP (swiglu_mlp, core/model/forward.cpp) is the same formula over its own
+// matrix type (wmatrix, through wgemm) with units switched off: it shares the elementwise
+// f32_vswiglu kernels, not this composition.
 #include <algorithm>
 #include <chrono>
 #include <cstring>

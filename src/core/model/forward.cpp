@@ -185,12 +185,44 @@ float l2(const float* v, int n) {
   return (float)std::sqrt(s);
 }
 
+// [SECTION] the SwiGLU MLP
+// W_gate x and W_up x of every position, kept between layers so no layer allocates them again.
+struct mlp_scratch {
+  std::vector<float> gate, up;  // (T, F)
+  explicit mlp_scratch(size_t n) : gate(n), up(n) {}
+};
+
+// Layer l's MLP over T positions, as the lesson writes it:
+//   MLP(x) = W_down (silu(W_gate x) ⊙ W_up x),   silu(z) = z·sigmoid(z)
+// x (T, H) -> y (T, H). Keeps silu(W_gate x) in *silu_gate and the product, each unit's
+// activation, in *act (T, F). A unit of layer l in `off` contributes 0 to the product, at every
+// position, as if its down column were zero.
+// The MLP views compose the same formula on their own (swiglu_layer_forward, core/kernels/kernels.h)
+// with the same elementwise kernels (f32_vswiglu), but not one composition: their weights are pack
+// q8 matrices (q8_matrix_view, activations quantized to int16 on the q16 path) where these are the
+// whole model's wmatrix (BF16 or grouped q8, through wgemm), and only this one switches units off.
+void swiglu_mlp(const model_weights& w, int l, const float* x, int T, const std::vector<unit_ref>& off,
+                mlp_scratch* s, std::vector<float>* silu_gate, std::vector<float>* act, float* y) {
+  const model_layer_weights& L = w.layers[l];
+  const size_t F = (size_t)w.spec.base.intermediate;
+  matmul(L.gate, x, T, s->gate.data());
+  matmul(L.up, x, T, s->up.data());
+  act->resize((size_t)T * F);
+  silu_gate->resize((size_t)T * F);
+  f32_vswiglu_default()((size_t)T * F, s->gate.data(), s->up.data(), act->data(), silu_gate->data());
+  for (const unit_ref& u : off)
+    if (u.layer == l && model_has_unit(w.spec, u))
+      for (int t = 0; t < T; t++) (*act)[(size_t)t * F + u.unit] = 0.0f;
+  matmul(L.down, act->data(), T, y);
+}
+
+// [SECTION] the layers
 void run_layers(const model_weights& w, int first, forward_trace* tr) {
   const model_spec& s = w.spec;
   const int T = tr->T, H = (int)s.base.hidden, F = (int)s.base.intermediate, Lc = (int)s.base.layers;
   const double eps = s.base.rms_norm_eps;
-  std::vector<float> h = tr->layer_in[first], x((size_t)T * H), mix((size_t)T * H), g((size_t)T * F), u((size_t)T * F);
-  const f32_vswiglu_fn swiglu = f32_vswiglu_default();  // the SIMD SwiGLU of the MLP views
+  std::vector<float> h = tr->layer_in[first], x((size_t)T * H), mix((size_t)T * H);
+  mlp_scratch gu((size_t)T * F);
   for (int l = first; l < Lc; l++) {
     const model_layer_weights& L = w.layers[l];
     tr->layer_in[l] = h;
@@ -201,17 +233,7 @@ void run_layers(const model_weights& w, int first, forward_trace* tr) {
     std::vector<float>& xin = tr->mlp_in[l];
     xin.resize((size_t)T * H);
     for (int t = 0; t < T; t++) rmsnorm(&h[(size_t)t * H], H, L.post_norm.data(), eps, &xin[(size_t)t * H]);
-    matmul(L.gate, xin.data(), T, g.data());
-    matmul(L.up, xin.data(), T, u.data());
-    std::vector<float>& act = tr->act[l];
-    std::vector<float>& sg = tr->silu_gate[l];
-    act.resize((size_t)T * F);
-    sg.resize((size_t)T * F);
-    swiglu((size_t)T * F, g.data(), u.data(), act.data(), sg.data());
-    for (const unit_ref& off : tr->off)
-      if (off.layer == l && off.unit >= 0 && off.unit < F)
-        for (int t = 0; t < T; t++) act[(size_t)t * F + off.unit] = 0.0f;
-    matmul(L.down, act.data(), T, mix.data());
+    swiglu_mlp(w, l, xin.data(), T, tr->off, &gu, &tr->silu_gate[l], &tr->act[l], mix.data());
     tr->mlp_l2[l].resize(T);
     tr->out_l2[l].resize(T);
     for (int t = 0; t < T; t++) {
@@ -229,15 +251,6 @@ void run_layers(const model_weights& w, int first, forward_trace* tr) {
   matmul(w.unembedding(), tr->final_hidden.data(), 1, tr->logits.data());
   tr->nonfinite_logits = !all_finite(tr->logits.data(), tr->logits.size());
   tr->first_layer_run = first;
-}
-
-std::vector<unit_ref> clean_units(const model_weights& w, std::vector<unit_ref> off) {
-  std::vector<unit_ref> out;
-  for (const unit_ref& u : off)
-    if (u.layer >= 0 && u.layer < (int)w.spec.base.layers && u.unit >= 0 && u.unit < w.spec.base.intermediate) out.push_back(u);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 void trace_init(const model_weights& w, forward_trace* tr, const std::vector<int64_t>& ids) {
@@ -301,10 +314,19 @@ uint64_t model_answer_bytes(const model_spec& s, int T) {
   return 2 * pass.trace + pass.scratch + reading + shortcut + lists;
 }
 
+std::vector<unit_ref> model_units_inside(const model_spec& s, const std::vector<unit_ref>& units) {
+  std::vector<unit_ref> out;
+  for (const unit_ref& u : units)
+    if (model_has_unit(s, u)) out.push_back(u);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 bool model_ids_ok(const model_weights& w, const std::vector<int64_t>& ids) {
   if (ids.empty() || ids.size() > MODEL_MAX_TOKENS) return false;
   for (int64_t id : ids)
-    if (id < 0 || id >= w.spec.base.vocab) return false;
+    if (!model_has_token(w.spec, id)) return false;
   return true;
 }
 
@@ -312,7 +334,7 @@ void model_forward(const model_weights& w, const std::vector<int64_t>& ids, cons
                    forward_trace* out) {
   const int H = (int)w.spec.base.hidden;
   trace_init(w, out, ids);
-  out->off = clean_units(w, off);
+  out->off = model_units_inside(w.spec, off);
   std::vector<float>& h = out->layer_in[0];
   h.resize(ids.size() * (size_t)H);
   for (size_t t = 0; t < ids.size(); t++) w.embed.row_f32(ids[t], &h[t * H]);
@@ -321,7 +343,7 @@ void model_forward(const model_weights& w, const std::vector<int64_t>& ids, cons
 
 void model_forward_switch_off(const model_weights& w, const forward_trace& base, const std::vector<unit_ref>& off,
                               forward_trace* out) {
-  const std::vector<unit_ref> units = clean_units(w, off);
+  const std::vector<unit_ref> units = model_units_inside(w.spec, off);
   if (units.empty()) {
     *out = base;
     return;
@@ -344,18 +366,30 @@ void model_forward_switch_off(const model_weights& w, const forward_trace& base,
 
 // [SECTION] reading a run
 
-static std::vector<double> softmax(const std::vector<float>& logits) {
-  double mx = -INFINITY;
-  for (float v : logits) mx = std::max(mx, (double)v);
-  std::vector<double> p(logits.size());
-  double sum = 0;
-  for (size_t i = 0; i < p.size(); i++) sum += (p[i] = std::exp((double)logits[i] - mx));
-  for (double& v : p) v /= sum;
+// The softmax over the logits in double, p(l) = exp(l - max) / sum: its max and sum, so one
+// probability costs no table of them all.
+namespace {
+struct softmax_scale {
+  double max = -INFINITY, sum = 0;
+  double p(float logit) const { return std::exp((double)logit - max) / sum; }
+};
+softmax_scale softmax_scale_of(const std::vector<float>& logits) {
+  softmax_scale s;
+  for (float v : logits) s.max = std::max(s.max, (double)v);
+  for (float v : logits) s.sum += std::exp((double)v - s.max);
+  return s;
+}
+}  // namespace
+
+std::vector<double> forward_probabilities(const forward_trace& t) {
+  const softmax_scale s = softmax_scale_of(t.logits);
+  std::vector<double> p(t.logits.size());
+  for (size_t i = 0; i < p.size(); i++) p[i] = s.p(t.logits[i]);
   return p;
 }
 
 std::vector<token_prob> forward_top_tokens(const forward_trace& t, int k) {
-  const std::vector<double> p = softmax(t.logits);
+  const std::vector<double> p = forward_probabilities(t);
   std::vector<token_prob> all(p.size());
   for (size_t i = 0; i < p.size(); i++) all[i] = {(int64_t)i, p[i]};
   k = std::min<int>(k, (int)all.size());
@@ -367,11 +401,7 @@ std::vector<token_prob> forward_top_tokens(const forward_trace& t, int k) {
 
 double forward_token_prob(const forward_trace& t, int64_t id) {
   if (id < 0 || id >= (int64_t)t.logits.size()) return 0;
-  double mx = -INFINITY;
-  for (float v : t.logits) mx = std::max(mx, (double)v);
-  double sum = 0;
-  for (float v : t.logits) sum += std::exp((double)v - mx);
-  return std::exp((double)t.logits[id] - mx) / sum;
+  return softmax_scale_of(t.logits).p(t.logits[id]);
 }
 
 std::vector<unit_activation> forward_top_units(const forward_trace& t, int position, int k) {
@@ -397,7 +427,7 @@ std::vector<std::vector<token_score>> units_write_toward(const model_weights& w,
   std::vector<std::vector<token_score>> out(units.size());
   std::vector<unit_ref> asked;  // the units inside the model, in order
   for (const unit_ref& u : units)
-    if (u.layer >= 0 && u.layer < (int)w.layers.size() && u.unit >= 0 && u.unit < F) asked.push_back(u);
+    if (model_has_unit(w.spec, u)) asked.push_back(u);
   if (asked.empty()) return out;
   // Each unit's direction g * d (its down column: entry `unit` of every row of down_proj (H, F)),
   // then the unembedding over all of them at once: one pass over the (V, H) table for every unit.

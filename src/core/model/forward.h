@@ -25,6 +25,12 @@ struct unit_ref {
   bool operator==(const unit_ref& o) const { return layer == o.layer && unit == o.unit; }
   bool operator<(const unit_ref& o) const { return layer != o.layer ? layer < o.layer : unit < o.unit; }
 };
+// A unit inside the model: one of its layers, one of that layer's MLP units.
+inline bool model_has_unit(const model_spec& s, const unit_ref& u) {
+  return u.layer >= 0 && u.layer < (int)s.base.layers && u.unit >= 0 && u.unit < s.base.intermediate;
+}
+// The units inside the model, sorted, each once: what a run switches off of the ones asked for.
+std::vector<unit_ref> model_units_inside(const model_spec& s, const std::vector<unit_ref>& units);
 
 struct forward_trace {
   int T = 0;
@@ -80,7 +86,9 @@ struct token_prob {
 };
 // The k most likely next tokens, most likely first (ties: the lower id first).
 std::vector<token_prob> forward_top_tokens(const forward_trace& t, int k);
-// P(next = id) for one id.
+// P(next = id) for every id: the softmax over the whole vocabulary.
+std::vector<double> forward_probabilities(const forward_trace& t);
+// P(next = id) for one id (0 outside the vocabulary).
 double forward_token_prob(const forward_trace& t, int64_t id);
 
 struct unit_activation {

@@ -139,7 +139,7 @@ bool model_host::prompt_ids(const model_question& q, std::vector<int64_t>* ids, 
   const model_weights& w = loader_->weights();
   if (!q.ids.empty()) {
     for (int64_t id : q.ids)
-      if (id < 0 || id >= w.spec.base.vocab) {
+      if (!model_has_token(w.spec, id)) {
         *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE, {std::to_string(id), std::to_string(w.spec.base.vocab - 1)}));
         return false;
       }
@@ -157,7 +157,7 @@ bool model_host::prompt_ids(const model_question& q, std::vector<int64_t>* ids, 
     return false;
   }
   for (int64_t id : *ids)
-    if (id < 0 || id >= w.spec.base.vocab) {
+    if (!model_has_token(w.spec, id)) {
       *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_READ_TOKEN_OUTSIDE, {std::to_string(id), std::to_string(w.spec.base.vocab - 1)}));
       return false;
     }
@@ -231,16 +231,6 @@ static double clock_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-static std::vector<double> probabilities(const forward_trace& t) {
-  double mx = -INFINITY;
-  for (float v : t.logits) mx = std::max(mx, (double)v);
-  std::vector<double> p(t.logits.size());
-  double sum = 0;
-  for (size_t i = 0; i < p.size(); i++) sum += (p[i] = std::exp((double)t.logits[i] - mx));
-  for (double& v : p) v /= sum;
-  return p;
-}
-
 model_reply model_host::answer(const model_question& q) {
   model_reply r;
   r.id = q.id;
@@ -265,11 +255,7 @@ model_reply model_host::answer(const model_question& q) {
     has_base_ = true;
     off_run_ = forward_trace();
   }
-  std::vector<unit_ref> off;
-  for (const unit_ref& u : q.off)
-    if (u.layer >= 0 && u.layer < (int)w.spec.base.layers && u.unit >= 0 && u.unit < w.spec.base.intermediate) off.push_back(u);
-  std::sort(off.begin(), off.end());
-  off.erase(std::unique(off.begin(), off.end()), off.end());
+  const std::vector<unit_ref> off = model_units_inside(w.spec, q.off);
   if (!off.empty() && (off_run_.ids != ids || off_run_.off != off)) {
     const double t0 = clock_ms();
     model_forward_switch_off(w, base_, off, &off_run_);
@@ -280,8 +266,8 @@ model_reply model_host::answer(const model_question& q) {
   const int T = (int)ids.size();
   r.position = q.position >= 0 && q.position < T ? q.position : T - 1;
 
-  const std::vector<double> p_run = probabilities(run);
-  const std::vector<double> p_base = off.empty() ? p_run : probabilities(base_);
+  const std::vector<double> p_run = forward_probabilities(run);
+  const std::vector<double> p_base = off.empty() ? p_run : forward_probabilities(base_);
   for (const token_prob& t : forward_top_tokens(run, MODEL_TOP_TOKENS)) r.top.push_back({token(t.id), t.p, p_base[t.id]});
   if (!off.empty()) {
     for (const token_prob& t : forward_top_tokens(base_, MODEL_TOP_TOKENS)) r.before_top.push_back({token(t.id), p_run[t.id], t.p});
@@ -306,7 +292,7 @@ model_reply model_host::answer(const model_question& q) {
       if (!found[i].empty()) toward_.emplace(missing[i], tokens(found[i]));
   }
   for (const unit_activation& u : top_units) r.units.push_back({u.unit, u.value, toward(u.unit)});
-  if (q.unit.layer >= 0 && q.unit.layer < (int)w.spec.base.layers && q.unit.unit >= 0 && q.unit.unit < w.spec.base.intermediate) {
+  if (model_has_unit(w.spec, q.unit)) {
     const size_t F = (size_t)w.spec.base.intermediate;
     // What the unit computes, silu(gate) * up: the run's activation, or for a unit switched off
     // (the model uses 0 in its place) the product of its two factors.

@@ -51,6 +51,9 @@ struct model_spec {
   int64_t conv_dim() const { return 2LL * lin_k_heads * lin_k_dim + (int64_t)lin_v_heads * lin_v_dim; }
 };
 
+// A token id inside the vocabulary: a row of the embedding, a column of the logits.
+inline bool model_has_token(const model_spec& s, int64_t id) { return id >= 0 && id < s.base.vocab; }
+
 // Why a model was refused, for callers that word it themselves (the page, in two languages).
 enum model_spec_problem {
   MODEL_SPEC_OK = 0,
@@ -65,16 +68,7 @@ bool model_spec_parse(const std::string& config_text, model_spec* out, model_spe
                       model_config_problem* config_problem = nullptr);
 
 // [SECTION] the tensors the forward pass needs, checked against a checkpoint's headers
-enum model_tensor_role {
-  MT_EMBED, MT_FINAL_NORM, MT_LM_HEAD,
-  MT_INPUT_NORM, MT_POST_NORM,
-  MT_MLP_GATE, MT_MLP_UP, MT_MLP_DOWN,
-  MT_ATTN_Q, MT_ATTN_K, MT_ATTN_V, MT_ATTN_O, MT_ATTN_Q_BIAS, MT_ATTN_K_BIAS, MT_ATTN_V_BIAS,
-  MT_ATTN_Q_NORM, MT_ATTN_K_NORM,
-  MT_LIN_QKV, MT_LIN_Z, MT_LIN_B, MT_LIN_A, MT_LIN_CONV, MT_LIN_DT_BIAS, MT_LIN_A_LOG, MT_LIN_NORM, MT_LIN_OUT,
-  MT_ROLE_COUNT
-};
-
+// (the roles, model_tensor_role, and their names, model_tensor_name: core/checkpoint/checkpoint.h)
 struct model_tensor {
   model_tensor_role role;
   int layer = -1;                // -1: not a layer's
@@ -95,6 +89,4 @@ bool model_tensor_plan(const checkpoint& ck, model_spec* spec, std::vector<model
 // "model."), lm_head under `lm_head` when the spec is not tied. model_tensor_plan checks it against
 // a checkpoint; a test or a fuzz target makes a checkpoint that matches it.
 std::vector<model_tensor> model_tensor_list(const model_spec& spec, const std::string& prefix, const std::string& lm_head);
-// A tensor's name, for a checkpoint that is not open (tests).
-std::string model_tensor_name(const std::string& prefix, model_tensor_role role, int layer);
 const char* model_mixer_name(model_mixer m);  // "full_attention", "linear_attention"

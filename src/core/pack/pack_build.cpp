@@ -158,7 +158,7 @@ bool pack_build(const checkpoint& ck, const pack_build_options& opt, byte_sink* 
     pl.layer = layer;
     q8_matrix_owned gate_q{};
     for (int part = 0; part < MLP_PART_COUNT; part++) {
-      const std::string name = ckpt_mlp_name(ck, layer, (ckpt_mlp_part)part);
+      const std::string name = ckpt_mlp_name(ck, layer, (mlp_part)part);
       const int rows = part == MLP_DOWN ? H : F, cols = part == MLP_DOWN ? F : H;
       say("layer " + std::to_string(layer) + ": " + name + " (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
       std::vector<float> w;

@@ -65,17 +65,17 @@ bool checkpoint_source::check_model(const checkpoint& ck, source_failure* f) {
   };
   if (!check(ckpt_embed_name(ck), {c.vocab, c.hidden}) || !check(ckpt_post_norm_name(ck, 0), {c.hidden})) return false;
   for (int l = 0; l < c.layers; l++) {
-    if (!ck.find(ckpt_mlp_name(ck, l, CKPT_GATE))) continue;
-    if (!check(ckpt_mlp_name(ck, l, CKPT_GATE), {c.intermediate, c.hidden}) ||
-        !check(ckpt_mlp_name(ck, l, CKPT_UP), {c.intermediate, c.hidden}) ||
-        !check(ckpt_mlp_name(ck, l, CKPT_DOWN), {c.hidden, c.intermediate}))
+    if (!ck.find(ckpt_mlp_name(ck, l, MLP_GATE))) continue;
+    if (!check(ckpt_mlp_name(ck, l, MLP_GATE), {c.intermediate, c.hidden}) ||
+        !check(ckpt_mlp_name(ck, l, MLP_UP), {c.intermediate, c.hidden}) ||
+        !check(ckpt_mlp_name(ck, l, MLP_DOWN), {c.hidden, c.intermediate}))
       return false;
     model_.layers.push_back(l);
   }
   if (!model_.layers.empty()) return true;
   // Say what the checkpoint has instead: experts, int4 (GPTQ / AWQ) weights, or no SwiGLU at all.
   const std::string file = ck.files.empty() ? kConfigFile : ck.files[0].file;
-  *f = {file, file_url(file), stream_error_of(STREAM_NOT_SWIGLU, read_error_at("", STR_READ_NO_TENSOR, {ckpt_mlp_name(ck, 0, CKPT_GATE)}))};
+  *f = {file, file_url(file), stream_error_of(STREAM_NOT_SWIGLU, read_error_at("", STR_READ_NO_TENSOR, {ckpt_mlp_name(ck, 0, MLP_GATE)}))};
   for (const auto& n : ck.tensors) {
     if (n.first.find(".mlp.experts.") != std::string::npos) return f->error = stream_error_of(STREAM_MIXTURE_OF_EXPERTS), false;
     if (n.first.find("gate_proj.qweight") != std::string::npos)
@@ -91,7 +91,7 @@ bool checkpoint_source::check_fits(const checkpoint& ck, source_failure* f) {
   const model_config& c = ck.config;
   const uint64_t need = q8_matrix_blob_bytes((int)c.intermediate, (int)c.hidden) + probe_.bytes(c.hidden);
   if (need <= options_.resident_bytes) return true;
-  const std::string gate = ckpt_mlp_name(ck, model_.layers[0], CKPT_GATE);
+  const std::string gate = ckpt_mlp_name(ck, model_.layers[0], MLP_GATE);
   *f = {gate, file_url(ckpt_file_of(ck, gate)), stream_error_sizes(STREAM_NO_ROOM, options_.resident_bytes, need)};
   return false;
 }
@@ -115,7 +115,7 @@ bool checkpoint_source::build_tensors(const checkpoint_opened& opened, tensor_fe
   for (size_t li = 0; li < model_.layers.size(); li++)
     for (int part = 0; part < MLP_PART_COUNT; part++) {
       matrix_state& m = layers_[li][part];
-      const std::string name = ckpt_mlp_name(ck, model_.layers[li], (ckpt_mlp_part)part);
+      const std::string name = ckpt_mlp_name(ck, model_.layers[li], (mlp_part)part);
       const st_tensor* t = ck.find(name);
       m.rows = (int)t->shape[0];
       m.cols = (int)t->shape[1];
@@ -292,14 +292,14 @@ std::vector<source_failure> checkpoint_source::failures() const {
   const checkpoint& ck = reader_.opened().ck;
   for (const layer_too_large& t : refused_) {
     // A matrix by its tensor's name; a layer wanted whole by its MLP's ("model.layers.3.mlp").
-    const std::string gate = ckpt_mlp_name(ck, model_.layers[t.layer_index], t.part < 0 ? CKPT_GATE : (ckpt_mlp_part)t.part);
+    const std::string gate = ckpt_mlp_name(ck, model_.layers[t.layer_index], t.part < 0 ? MLP_GATE : (mlp_part)t.part);
     const std::string name = t.part >= 0 ? gate : gate.substr(0, gate.rfind(".gate_proj"));
     source_failure_add(&out, layer_too_large_failure(t, options_.resident_bytes, name, file_url(ckpt_file_of(ck, gate))));
   }
   for (size_t li = 0; li < layers_.size(); li++)
     for (int part = 0; part < MLP_PART_COUNT; part++)
       if (layers_[li][part].no_memory) {
-        const std::string name = ckpt_mlp_name(ck, model_.layers[li], (ckpt_mlp_part)part);
+        const std::string name = ckpt_mlp_name(ck, model_.layers[li], (mlp_part)part);
         source_failure_add(&out, {name, file_url(ckpt_file_of(ck, name)), stream_error_sizes(STREAM_NO_ROOM, options_.resident_bytes, layers_[li][part].bytes)});
       }
   for (const opener_failure& f : reader_.chunk_failures()) source_failure_add(&out, as_source_failure(f));
