@@ -16,7 +16,7 @@
 
 #include "core/checkpoint/model_config.h"
 #include "core/checkpoint/safetensors.h"
-#include "core/mlp_part.h"
+#include "core/link/mlp_part.h"
 #include "core/io/byte_source.h"
 
 enum { CKPT_INDEX_MAX_BYTES = 64 << 20 };
