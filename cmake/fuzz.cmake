@@ -25,7 +25,7 @@ fuzz_target(manifest tests/fuzz/fuzz_parsers.cpp FUZZ_TARGET=4)
 fuzz_target(pack tests/fuzz/fuzz_pack.cpp)
 # The streaming state machine driven by events from the frame and the network.
 fuzz_target(stream tests/fuzz/fuzz_stream.cpp)
-# A checkpoint read by byte ranges, driven by a host the fuzzer plays (issue 21 §1).
+# A checkpoint read by byte ranges, driven by a host the fuzzer plays.
 fuzz_target(checkpoint tests/fuzz/fuzz_checkpoint.cpp)
 # The whole model: config.json -> architecture -> tensor plan -> the memory budget, and the pass
 # on what fits (its records and readings within what was counted for them).

@@ -1,4 +1,4 @@
-# The page's model worker (issue 23): site/swiglu_model.js + .wasm, the whole model's host
+# The page's model worker: site/swiglu_model.js + .wasm, the whole model's host
 # (core/model/model_host.h: the reader, the forward pass, the model's own tokenizer) run in a Web
 # Worker by site/model_worker.js. Fetched when a view needs the whole model, never in the first
 # load (tools/page_weight.mjs counts only index.html's files). Emscripten only; after

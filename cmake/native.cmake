@@ -53,7 +53,7 @@ if(SWIGLU_WASM_DIR)
     COMMENT "Copying the default pack into the site" VERBATIM)
 endif()
 
-# The default whole model (issue 23): a toy-width Qwen3.5-layout checkpoint with the lessons'
+# The default whole model: a toy-width Qwen3.5-layout checkpoint with the lessons'
 # rules planted (synthetic_model.h), for the rule book and the flow offline; served beside the
 # page as site/models/synthetic/, read by the model worker as any checkpoint is.
 set(DEFAULT_MODEL ${CMAKE_BINARY_DIR}/models/synthetic)

@@ -226,7 +226,7 @@ endforeach()
 # gates link on the default pack fetches the early text with the manifest reader instead
 # (swiglu_text_gates_en.wasm, +18 KB): 322 KB, its own budget. Reading JSON with cJSON instead of
 # nlohmann-json took 8 KB off the app and 8 KB off the gates module: 296 KB, a gates link 306 KB
-# (348 KB gzip). Issue 22's words and recovery, the reader's split with fetch() streaming, and the
+# (348 KB gzip). The page's words and recovery, the reader's split with fetch() streaming, and the
 # rows built once brought it to 312 KB; the whole model's two views, their status and the worker's
 # messages (its JSON read in the page) to 323 KB, a gates link 333 KB (383 KB gzip); the gates
 # view on the stream, the rule book's picked unit and token, the flow's extremes and its quiz

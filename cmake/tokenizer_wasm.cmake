@@ -1,4 +1,4 @@
-# The tokenizer as the page's second wasm module (issue 13, "Typing a sentence"): the core's
+# The tokenizer as the page's second wasm module: the core's
 # tokenizer sources (SWIGLU_TOKENIZER_SOURCES) with PCRE2 (8-bit, Unicode, no JIT) and utf8proc
 # built from Debian's source packages (tools/setup.sh puts them in third_party/). Output:
 # site/tokenizer_wasm.js + .wasm, loaded on demand by the worker site/tokenizer_loader.js (never in the

@@ -90,7 +90,7 @@ target_link_options(swiglu_lab PRIVATE
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web
   -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_frames_drawn,_lab_idle,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
-# A leaner glue (issue 16; README "Measured"): index.html hands Module only these five, no
+# A leaner glue: index.html hands Module only these five, no
 # runtime method is exported (nothing calls ccall), the renderer needs no WebGL extension (R8I and
 # R32F textures read with NEAREST are core WebGL2), nothing reads errno, longjmps or evals, and
 # every WebGL2 browser has TextDecoder.
@@ -168,7 +168,7 @@ get_target_property(IMGUI_SOURCES imgui SOURCES)
 list(TRANSFORM IMGUI_SOURCES REPLACE ".*/imgui_draw\\.cpp$" ${CMAKE_BINARY_DIR}/imgui_draw_lab.cpp)
 set_property(TARGET imgui PROPERTY SOURCES ${IMGUI_SOURCES})
 
-# [SECTION] the early text (issue 16): swiglu_text_en.wasm and swiglu_text_zh.wasm, tiny second
+# [SECTION] the early text: swiglu_text_en.wasm and swiglu_text_zh.wasm, tiny second
 # modules built from the core's URL, mirror, string and number code only (no ImGui, GL, fonts,
 # kernels, json or streamer), one language each, so the page shows the view's text for the link
 # opened while the main wasm is still on its way. index.html fetches the link's one beside the main

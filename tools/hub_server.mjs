@@ -8,7 +8,7 @@
 // Faults per file name, as tools/serve.mjs injects them for packs: { status, stall, ignoreRange,
 // truncate, drop, corrupt, noCors, times }; status 401/403 is a gated repository, noCors a host that
 // does not let a page read it, corrupt a body with one byte flipped (a bad proxy); a HEAD gets only
-// a status fault. Hosts that misbehave on purpose (issue 22, items 19-24) add:
+// a status fault. Hosts that misbehave on purpose add:
 //   retryAfter: N     with status 429, the Retry-After it sends
 //   bytesPerSecond: N the body trickles (1: a byte a second)
 //   redirect: "loop"  the hub redirects to itself, forever; any other string is sent as Location

@@ -17,7 +17,7 @@
 //                               [--profile fast] [--first-only] [--checkpoint] [--skip-8b]
 //                               [--whole] [--latency 100]
 //
-// --checkpoint measures model= instead (issue 13): a Qwen3.5-0.8B-shaped BF16 checkpoint from
+// --checkpoint measures model= instead: a Qwen3.5-0.8B-shaped BF16 checkpoint from
 // tools/make_checkpoint served Hub-like (tools/hub_server.mjs: 302, Range, ETag, CORS), the gate
 // view's first *live* histogram against the moment the first gate matrix's bytes were in (CDP's
 // loadingFinished of the last request that overlaps layer 0's gate_proj), cold and warm; bytes

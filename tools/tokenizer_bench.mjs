@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Time to the first tokenization in the page (issue 13, "Typing a sentence"): a teacher on a
+// Time to the first tokenization in the page: a teacher on a
 // model= link presses Enter in the sentence box; the page starts the tokenizer worker, fetches the
 // second wasm module and the checkpoint's tokenizer.json (from a Hub-like host), tokenizes, and
 // writes ids= into the link. Measured from the Enter to the ids= in the link, cold (nothing

@@ -1,4 +1,4 @@
-// The page's model worker (issue 23): loads swiglu_model.js / .wasm (the whole model's host,
+// The page's model worker: loads swiglu_model.js / .wasm (the whole model's host,
 // src/platform/web/model_worker.cpp) and keeps it busy: loading between messages, a question's
 // forward passes when one comes. The page starts it only when a view needs the whole model
 // (src/platform/web/model_web.cpp), so neither file is in the first load.

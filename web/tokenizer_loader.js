@@ -1,4 +1,4 @@
-// The tokenizer's worker (issue 13, "Typing a sentence"): the page starts it only when a sentence
+// The tokenizer's worker: the page starts it only when a sentence
 // must be tokenized (src/platform/web/tokenize_web.cpp), so neither this file nor the module it
 // loads (tokenizer_wasm.js / .wasm, the core's tokenizer built for wasm) is in the first load.
 // Messages in: {id, key, json (ArrayBuffer, or null when this key was sent before), text}.

@@ -1,4 +1,4 @@
-// The tiny module's entry (issue 16): the view's text for a link, before the page's main wasm has
+// The tiny module's entry: the view's text for a link, before the page's main wasm has
 // arrived. Built alone into swiglu_text_en.wasm / swiglu_text_zh.wasm (one language each) from the
 // core's URL, text, string and number code and its pack manifest reader (no ImGui, GL, fonts,
 // kernels or weights), and natively into the tests.

@@ -20,7 +20,7 @@ struct lab_app {
   live_session live;                  // the live views' weights and results, opened when first shown
   live_choice choice;                 // this frame's, for the mirror
   double stall_seconds = 20.0;        // the streaming's stall limit (tests shorten it)
-  // The lesson around the views (issue 14): which common questions are open, the projector's scale.
+  // The lesson around the views: which common questions are open, the projector's scale.
   faq_open_set faq_open = 0;
   float font_scale_base = 1.0f;       // the fonts' own scale (1 / pixel ratio), as the platform set it
   float font_scale_written = 0;       // io.FontGlobalScale as the page last set it (ui=present's factor on the base)

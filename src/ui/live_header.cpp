@@ -84,7 +84,7 @@ void live_header_draw(lab_state* s, live_session* ls, const live_choice& c, bool
       layer_line(src->model(), c, pick_layers);
     }
   } else if (controls && src->phase() == SOURCE_FAILED) {
-    cache_clear_draw(ls, now);  // a failed opening may be the cache's doing, or a teacher may want it gone (issue 22, item 24)
+    cache_clear_draw(ls, now);  // a failed opening may be the cache's doing, or a teacher may want it gone
   }
   sentence_box_draw(s, ls, controls);  // model= only
   const std::vector<std::string> status = live_status_lines(src, ls);

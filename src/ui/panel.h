@@ -22,7 +22,7 @@ struct panel_frame {
   double now;                 // seconds
   // A phone, on a view whose early text shows a figure (the gates view's histograms): the figure
   // first, its controls and prose after it, and the live header under them, so what a student
-  // could read before the app stays where it was at the first frame (issue 22).
+  // could read before the app stays where it was at the first frame.
   bool figure_first = false;
   // False on a projector (ui=present) before "Explore freely": the controls about downloads and
   // the cache are left out, as the live header leaves them out.

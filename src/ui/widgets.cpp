@@ -349,7 +349,7 @@ void widget_fit_box_begin(const char* id, ImU32 background, bool border) {
 
 // A swipe that starts on a sideways strip's scrollbar or on its table's header row drives those
 // (sideways) and would leave the page where it is; its up-and-down part scrolls the page, as a
-// swipe anywhere does (README "Phones"; issue 22: from the per-layer table it did not).
+// swipe anywhere does (README "Phones"; from the per-layer table it once did not).
 static void strip_drag_scrolls_page(ImGuiWindow* strip) {
   ImGuiContext& g = *GImGui;
   if (!ImGui::IsMouseDragging(ImGuiMouseButton_Left) || g.ActiveIdWindow != strip || g.ActiveId == 0 ||

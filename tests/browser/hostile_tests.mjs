@@ -1,4 +1,4 @@
-// Hosts that misbehave on purpose (issue 22, items 19-24), against the built page: each case is a
+// Hosts that misbehave on purpose, against the built page: each case is a
 // Hub-like host (tools/hub_server.mjs) serving what such a host serves, in English and in Chinese.
 // Sizes a host claims are real files, sparse on disk: a 24 GiB checkpoint costs a few KB here.
 // The page must say what is wrong in the page's language, allocate nothing of a claim, stop every

@@ -1,4 +1,4 @@
-// Browser tests of the lesson around the views (issue 14): quiz answers right and wrong in both
+// Browser tests of the lesson around the views: quiz answers right and wrong in both
 // languages (choices, typed numbers, a live question whose answer is computed from the default
 // pack), progress kept in this browser and reset, a teacher's link with path=, lock=1 and
 // ui=present walked with Next on a laptop and a phone, the glossary and the common questions,

@@ -1,4 +1,4 @@
-// Browser tests of the live views as a student meets them (issue 15): numbers typed on a phone
+// Browser tests of the live views as a student meets them: numbers typed on a phone
 // and a desktop, the heatmap and the chips by keyboard, a phone's swipes and pinches on the
 // heatmap and the per-token view, and page zoom. Each at 390 px (a phone) and 1280 px, in
 // English and Chinese, with a screenshot of what changed.

@@ -1,4 +1,4 @@
-// Browser tests of the first load (issue 16): the files index.html preloads are fetched once and
+// Browser tests of the first load: the files index.html preloads are fetched once and
 // in parallel with the js, an English page fetches no Chinese font, a Chinese page has its font
 // before its first frame, and the server sends the build's brotli and gzip files as they are.
 import fs from "node:fs";

@@ -1,10 +1,9 @@
-// Browser tests of the whole model's views (issue 23) on the built-in synthetic whole model the
+// Browser tests of the whole model's views on the built-in synthetic whole model the
 // site serves (site/models/synthetic/): the model worker is fetched only when such a view opens;
 // the rule book's top tokens and the flow's ratios equal `swiglu forward --json` on the same files
 // (the CLI runs the same core natively); a tap switches a unit off, the link gets off=, every
 // probability shows before → after as the CLI's --off says; a reload opens the link as it was.
-// A Llama-named checkpoint on a Hub-like host gets the same rule book (issue 23: "the same holds
-// for a Llama-named checkpoint"). Screenshots on a laptop and a phone, in English and Chinese.
+// A Llama-named checkpoint on a Hub-like host gets the same rule book. Screenshots on a laptop and a phone, in English and Chinese.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

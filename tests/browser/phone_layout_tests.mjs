@@ -1,4 +1,4 @@
-// Browser tests of issue 22's layout items on a phone (390 x 844, touch, scale 3): the gates
+// Browser tests of the layout on a phone (390 x 844, touch, scale 3): the gates
 // view's shares, readable in the early text before the app, stay on screen at its first frame
 // (measured where the shares are, before and after: CLS cannot see a shift inside the canvas);
 // a vertical swipe that starts on the budget's per-layer table scrolls the page.

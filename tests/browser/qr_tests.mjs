@@ -44,7 +44,7 @@ export function zbarDecode(file) {
 
 const SCREENS = [
   { name: "laptop", screen: { width: 1280, height: 800 }, fragment: "#v=1&view=budget&h=2048&f=5504&layers=32", close: "escape" },
-  // The lesson's rule-book link with its answers is about 1,500 characters (issue 31 §1).
+  // The lesson's rule-book link with its answers is about 1,500 characters.
   { name: "projector", screen: { width: 1920, height: 1080 }, fragment: "#v=1&view=hand&ui=present", length: 1500, close: "button" },
   { name: "phone", screen: { width: 390, height: 844, scale: 3, phone: true }, fragment: "#v=1&view=hand&lang=zh", length: 1200, close: "outside" },
 ];

@@ -1,4 +1,4 @@
-// Browser tests of issue 22, "a failed model must never strand a student" and "paths and history":
+// Browser tests that a failed model never strands a student, and of paths and history:
 // a model= that cannot be opened offers the built-in weights (every other setting kept) and the
 // bare address never reopens it; a locked link offers no other weights and no Clear; ids= outside
 // the model's vocabulary fall back to the lesson's sentence with words about the id; the app's

@@ -1,4 +1,4 @@
-// Browser tests of typing a sentence for a checkpoint (issue 13): the page loads its second wasm
+// Browser tests of typing a sentence for a checkpoint: the page loads its second wasm
 // module (the core's tokenizer, in a worker) only when a sentence must be tokenized, fetches the
 // checkpoint's tokenizer.json from the Hub-like host (tools/hub_server.mjs), shows the pieces as
 // the tokens, and writes ids=, text= and pieces= into the link. A student who opens that link sees

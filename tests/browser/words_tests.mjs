@@ -1,4 +1,4 @@
-// Browser tests of issue 22, "what the page says", each in English and Chinese through #lab-text
+// Browser tests of what the page says, each in English and Chinese through #lab-text
 // (and #lab-notice) and the screen (window.labItems): a shorter typed sentence moves the changed
 // token quietly, in words about the sentence; ids= without text= shows what is computed; a
 // cancelled per-token view never says "loading it"; the quiz's score is in the mirror; link values

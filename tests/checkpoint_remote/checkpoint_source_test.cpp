@@ -483,7 +483,7 @@ TEST_CASE("checkpoint source: every fault while opening has its own error", "[ch
     source_failure a = open_fails(edited_config([](nlohmann::json& j) { j.erase("swiglu_lab_synthetic"); }));
     CHECK(a.error.fault == STREAM_NEEDS_IDS);
     CHECK(a.file == "tokenizer.json");  // what is missing, not config.json
-    // A link's ids outside the vocabulary (issue 22, item 3): no failure; the lesson's sentence,
+    // A link's ids outside the vocabulary: no failure; the lesson's sentence,
     // and the source names the id the page then tells about.
     ckpt_fixture b(small_checkpoint());
     b.opt.probes = {{"x", {5, 97}, {}}};

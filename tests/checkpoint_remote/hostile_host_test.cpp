@@ -1,4 +1,4 @@
-// Hosts that misbehave on purpose (issue 22, items 19-24), below the browser: through the fetch
+// Hosts that misbehave on purpose, below the browser: through the fetch
 // seam's twin, which sends what such a host sends (claimed sizes it never holds, a replaced file,
 // endless files, listings of 10,000 shards, a byte a second, 429s, redirects the browser refuses).
 // Each case failed before the reader's split and hardening: memory corruption or an allocation of

@@ -1,4 +1,4 @@
-// Issue 22, items 5 to 7: a lesson path that names a view twice reaches its end (the place on the
+// A lesson path that names a view twice reaches its end (the place on the
 // path is kept, at= in the link), a view off the path returns to where the student left it, old
 // links keep their meaning, and "Start the lesson" begins before anything is computed.
 #include <catch2/catch.hpp>

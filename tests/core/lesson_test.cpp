@@ -1,4 +1,4 @@
-// The lesson around the views (issue 14): the whole model's parameter count against lessons
+// The lesson around the views: the whole model's parameter count against lessons
 // 000/003 (752M, 35 %, 264,241,152, ≈ 233M), decode traffic (22 MB, 528 MB, int8), the glossary
 // and common questions in both languages, the quiz's checkers right and wrong, progress storage,
 // and the text mirror of the new views.
@@ -413,7 +413,7 @@ TEST_CASE("lesson path: where the view stands, Previous and Next") {
   for (int i = 0; i < 5; ++i) CHECK(lab_path_step(&s, 1));
   CHECK(s.view == LAB_VIEW_QUIZ);
   CHECK_FALSE(lab_path_step(&s, 1));
-  s.view = LAB_VIEW_WEIGHTS;  // off the path: both return to where it was left (issue 22)
+  s.view = LAB_VIEW_WEIGHTS;  // off the path: both return to where it was left
   CHECK(lab_path_index(s) == -1);
   lab_state back = s;
   CHECK(lab_path_step(&back, -1));

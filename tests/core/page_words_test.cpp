@@ -1,4 +1,4 @@
-// Issue 22, what the page says: notices name the value used (thr=-1 -> 0, htok -> all tokens),
+// What the page says: notices name the value used (thr=-1 -> 0, htok -> all tokens),
 // credentials never stay in a link, the quiz's record is in the mirror (and in the early text),
 // a share too small for its decimals never reads 0, in English and Chinese.
 #include <catch2/catch.hpp>

@@ -331,7 +331,7 @@ TEST_CASE("each key's default is the lesson's value") {
   for (const url_key_desc& k : url_key_table()) CHECK(url_decode("#" + k.key + "=" + k.dflt).notices.empty());
 }
 
-// [SECTION] the lesson's keys (issue 14): quiz=, path=, lock=, ui=
+// [SECTION] the lesson's keys: quiz=, path=, lock=, ui=
 
 TEST_CASE("lesson keys: a teacher's link with a path, a lock, the projector layout and a question") {
   url_decoded d = url_decode("#v=1&view=budget&path=hand,silu,budget,gates,perm,quiz&lock=1&ui=present&quiz=bf16");

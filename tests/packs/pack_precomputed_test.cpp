@@ -1,4 +1,4 @@
-// The precomputed silu(gate) of a pack (issue 15, item 18): the shares the page prints before a
+// The precomputed silu(gate) of a pack: the shares the page prints before a
 // layer's weights arrive are the ones it prints after, at every threshold a link or the typed
 // field can hold, on the embedded default pack; the stored values round trip bit for bit, and a
 // version-1 pack (f16 values) still reads.

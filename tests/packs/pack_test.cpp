@@ -15,7 +15,7 @@
 #include "core/pack/pack_stats.h"
 #include "pack_test_util.h"
 
-static const double kShareTolerance = 0.005;  // issue 6: within 0.5 percentage points
+static const double kShareTolerance = 0.005;  // within 0.5 percentage points
 
 static pack_build_options pack_test_options() {
   pack_build_options o;

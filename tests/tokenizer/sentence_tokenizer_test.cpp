@@ -138,7 +138,7 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     CHECK(e.error.reason.what == STR_TOK_FILE_UNREADABLE);
     CHECK(contains(live_failure_text(e), "(its tokenizer.json cannot be read: "));
     CHECK(contains(live_failure_text(e), "Unigram"));
-    // In Chinese: which part of the file, in Chinese, without the tokenizer's English (issue 22, item 24).
+    // In Chinese: which part of the file, in Chinese, without the tokenizer's English.
     strings_set_lang(LAB_LANG_ZH);
     const std::string zh = live_failure_text(e);
     strings_set_lang(LAB_LANG_EN);

@@ -283,7 +283,7 @@ TEST_CASE("decode turns ids back into the text", "[tokenizer]") {
   CHECK(bpe_vocab_size(tok) == 401);
 }
 
-// Issue 22, item 14: a character split across tokens (公 in "Hi 公园" with Qwen3's merges) showed
+// A character split across tokens (公 in "Hi 公园" with Qwen3's merges) showed
 // as U+FFFD in the chips. Each piece now shows its bytes, and only the pieces together make it.
 TEST_CASE("a piece that holds part of a character shows its bytes, not U+FFFD", "[tokenizer]") {
   tiny_spec s;

@@ -1,4 +1,4 @@
-// The early text (issue 16, src/early/): for any link, what the page shows before the main wasm
+// The early text: for any link, what the page shows before the main wasm
 // arrives is what the app's text mirror says once it runs: the same string for the views without
 // weights, and the mirror's opening line(s) for the live views (their rows need the weights).
 // Random links from the run's seed (tests/catch_main.cpp: fresh each run, printed; replayable).

@@ -1,4 +1,4 @@
-// Issue 22, items 1 to 3 and 8 to 13, headless: a model= that fails offers the built-in weights
+// A model= that fails offers the built-in weights
 // and is never what the bare address reopens; a locked link keeps the teacher's source; ids= the
 // model cannot read fall back to the lesson's sentence with words about the id, not config.json;
 // a change of view is a history entry (Back); a cancelled load never says "loading it"; link

@@ -1,4 +1,4 @@
-// Issue 15, item 8: why a file failed is said in the page's language. HTTP faults, a cancel and a
+// Why a file failed is said in the page's language. HTTP faults, a cancel and a
 // parser's reasons (manifest, checkpoint config, index, safetensors header) are data worded by the
 // string table: a Chinese page shows Chinese, and no English reason reaches its mirror.
 #include "ui_harness.h"

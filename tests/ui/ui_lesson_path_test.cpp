@@ -1,4 +1,4 @@
-// Issue 22, items 6, 7, 12 and 16, headless: a quiz's view button off a locked path and the way
+// A quiz's view button off a locked path and the way
 // back to where the student left it; "Start the lesson" at step 0 with the keyboard's focus kept;
 // the quiz's record in the mirror; the glossary's definition beside its term, never over it; the
 // whole model's bar labelled, its thinnest block with its share.

@@ -1,4 +1,4 @@
-// The lesson around the views (issue 14), headless: the quiz and glossary views and the budget
+// The lesson around the views, headless: the quiz and glossary views and the budget
 // view's whole model are reachable on a phone and a laptop in both languages and their numbers are
 // in the mirror; quiz answers right and wrong (choices, typed numbers, live answers computed from a
 // streamed pack); progress in storage and its reset; common questions fold open into the mirror;
@@ -184,7 +184,7 @@ TEST_CASE("quiz: the live questions are checked against values computed from the
   CHECK(contains(page.mirror(), tr_in(LAB_LANG_ZH, STR_QUIZ_WRONG)));
 }
 
-// Issue 21 §2: the mirror asked the quiz's prompt with no live answers, so with layer=2 in the link
+// The mirror asked the quiz's prompt with no live answers, so with layer=2 in the link
 // it named layer 2 while the page named layer 0, the first histogram with its counts.
 TEST_CASE("quiz: a live question names the same layer on the page and in the mirror, every number alike") {
   live_page lp;
@@ -275,7 +275,7 @@ TEST_CASE("ui=present draws larger type; the same link without it is the normal 
   CHECK((present.x1 - present.x0) > 1.2f * (normal.x1 - normal.x0));
 }
 
-// [SECTION] glossary terms marked in the views' prose (issue 14)
+// [SECTION] glossary terms marked in the views' prose
 
 namespace {
 // A text the page printed this frame (a popup's or tooltip's definition), on screen.

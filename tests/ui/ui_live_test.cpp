@@ -88,7 +88,7 @@ TEST_CASE("live views: every number and control reachable on a phone and a lapto
       }
 }
 
-// Issue 15, items 6, 7 and 9: nothing waits silently, a failing pack names its URL and offers the
+// Nothing waits silently, a failing pack names its URL and offers the
 // built-in one, and a link value that does not fit says so and is rewritten to what is shown.
 TEST_CASE("live views: Cancel, then a view that needs more, says what is missing and loads it on request") {
   live_page lp;

@@ -1,4 +1,4 @@
-// The live views as a student meets them (issue 15), headless: numbers typed into sliders, no
+// The live views as a student meets them, headless: numbers typed into sliders, no
 // negative zero on screen, "precomputed" explained in view, scales on every plot, the SiLU
 // minimum's label clear of the curves, Chinese line breaking, a phone's page that never pans.
 #include "ui_harness.h"

@@ -1,4 +1,4 @@
-// The whole model's views headless (issue 23): the rule book and the flow on the built-in
+// The whole model's views headless: the rule book and the flow on the built-in
 // synthetic model served by the fetch twin, in both languages, on a phone and a laptop: every
 // number on screen on one line of the mirror, a tap that switches a unit off writes off= and every
 // probability then reads before → after, each value equal to the forward pass run directly.

@@ -78,7 +78,7 @@ TEST_CASE("live header: Clear empties the weight cache and says what it freed") 
   }
 }
 
-// Issue 22, item 24: a source that failed to open still offers Clear (the cache may be why, and a
+// A source that failed to open still offers Clear (the cache may be why, and a
 // teacher may want it gone), in both languages.
 TEST_CASE("live header: Clear is there while a source's opening has failed") {
   for (const char* lang : {"en", "zh"}) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Page-level whole-model benchmark (issue 23, "Measured"): the rule book view in headless Chromium
+// Page-level whole-model benchmark: the rule book view in headless Chromium
 // on a full-size Qwen3.5-0.8B-shaped synthetic BF16 checkpoint (make_checkpoint --whole 0.8b, made
 // once into build-bench/model-page/ and reused), served Hub-like on loopback by tools/hub_server.mjs
 // (302 to a second origin, Range, CORS, ETag). A measurement, not a test: prints a table, the

@@ -1,7 +1,7 @@
 // What the page accepts from a checkpoint's host before it refuses, in one place: every size a
 // host claims (a file's length, a header's, the shard and tensor counts, the JSON values of a
 // header) is checked against these as it arrives, and nothing of a claimed size is allocated
-// before the check (issue 22, items 19-23). Each limit sits far above what real checkpoints need
+// before the check. Each limit sits far above what real checkpoints need
 // (the numbers below) and far below what would take the page's memory or minutes of its network.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The whole-model views' way through the data (issue 23): the state names a model (model= or the
+// The whole-model views' way through the data: the state names a model (model= or the
 // built-in synthetic one) and a prompt; the session opens that model in the platform's
 // model_service (the page's worker, or in-process), asks the question the state means once the
 // model is ready, and keeps the newest answer for the panels and the mirror. Once a frame, never

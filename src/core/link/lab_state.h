@@ -79,7 +79,7 @@ struct lab_state {
   int64_t unit;                      // the weights view's intermediate unit
   int matrix;                        // mlp_part shown as a heatmap
   double heat_zoom, heat_cx, heat_cy; // the heatmap's zoom and centre (fractions of columns, rows)
-  // The lesson around the views (issue 14). Answers are never part of the state: only which
+  // The lesson around the views. Answers are never part of the state: only which
   // question is open. A path is the teacher's order of views; lock keeps a student on it.
   int quiz;                          // quiz_id shown first on the quiz view
   std::vector<int64_t> path;         // lab_view values; empty = no lesson path

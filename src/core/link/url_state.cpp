@@ -134,7 +134,7 @@ static const url_key URL_KEYS[] = {
     {"zoom", "1", URL_KEY_NUMBERS, URL_FIELD(heat_zoom), 1, 1, LAB_ZOOM_MAX, nullptr},
     {"cx", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cx), 1, 0, 1, nullptr},
     {"cy", "0.5", URL_KEY_NUMBERS, URL_FIELD(heat_cy), 1, 0, 1, nullptr},
-    // The lesson around the views (issue 14). Which question is open, never its answer.
+    // The lesson around the views. Which question is open, never its answer.
     {"quiz", "odot", URL_KEY_CHOICE, URL_FIELD(quiz), QUIZ_COUNT, 0, 0, QUIZ_NAMES},
     {"path", "", URL_KEY_NAME_LIST, URL_FIELD(path), LAB_PATH_MAX, 0, LAB_VIEW_COUNT, LAB_VIEW_NAMES},
     {"lock", "0", URL_KEY_INT, URL_FIELD(lock), 1, 0, 1, nullptr},
@@ -143,7 +143,7 @@ static const url_key URL_KEYS[] = {
     {"model", "", URL_KEY_MODEL, URL_FIELD(model), 1, 0, 0, nullptr},
     {"ids", "", URL_KEY_INTEGERS, URL_FIELD(ids), 64, 0, LAB_TOKEN_ID_MAX, nullptr},
     {"text", "", URL_KEY_TEXT, URL_FIELD(text), 1, 0, 0, nullptr},
-    // The whole model's units switched off (view=rules, view=flow; issue 23): "23:275,18:65".
+    // The whole model's units switched off (view=rules, view=flow): "23:275,18:65".
     {"off", "", URL_KEY_UNITS, URL_FIELD(off), 16, 0, 0, nullptr},
     // Its tokens' pieces (sentence_pieces_join: comma-separated, "\," and "\\" escaped), so a
     // student's page shows the teacher's tokens without loading the tokenizer.

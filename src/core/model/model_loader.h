@@ -1,4 +1,4 @@
-// The whole model read where it is published, by byte ranges (issue 23): a Hub-like checkpoint
+// The whole model read where it is published, by byte ranges: a Hub-like checkpoint
 // (model=) or the page's default whole model beside it. Put together from the reader's pieces:
 //   checkpoint_reader  opening (config.json, the index, every shard's header, within the page's
 //                      limits), Cancel / Retry, a file that changed on the host, failures by file;
@@ -26,7 +26,7 @@
 // (Qwen3.5-0.8B in BF16: 1436 MiB, and 170 MiB for a 64-token prompt); the rest is the tokenizer
 // and the transport.
 #define MODEL_MEMORY_BUDGET (1792ull << 20)
-// A download larger than this waits for a tap that names its size (issue 23: 50 MB).
+// A download larger than this waits for a tap that names its size.
 #define MODEL_ASK_ABOVE_BYTES (50000000ull)
 
 // The weights of `plan` in `formats`, and the answer on a one-token prompt beside them

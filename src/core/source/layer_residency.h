@@ -8,7 +8,7 @@
 //                    least recently used out, never what the wants need or what is still coming.
 // What the wants need at once must fit the budget at all (a matrix alone, a layer wanted whole
 // with its three): otherwise it is refused before anything is allocated, with the bytes it needs
-// (STREAM_NO_ROOM), instead of loading past the budget and stalling (issue 22, item 20).
+// (STREAM_NO_ROOM), instead of loading past the budget and stalling.
 #pragma once
 
 #include <cstdint>

@@ -30,7 +30,7 @@ enum stream_fault {
   STREAM_NOT_SWIGLU,         // no gate_proj, or hidden_act is not silu
   STREAM_MIXTURE_OF_EXPERTS, // many MLPs per layer, not the lesson's one
   STREAM_NEEDS_IDS,          // no tokenizer we know for this model: the link must carry ids=
-  // What a hostile or careless host can do (issue 22, items 19-24):
+  // What a hostile or careless host can do:
   STREAM_TOO_LARGE,          // the file is larger than the page reads for it (want: the limit); stopped as it came
   STREAM_FILE_CHANGED,       // the file's ETag or size is not its header's: what came from it is dropped, read again
   STREAM_NO_ROOM,            // more than the page holds at once (want: bytes needed, got: the page's budget)

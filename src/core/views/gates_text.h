@@ -1,6 +1,6 @@
 // The gates view's rows as words and as a light SVG, from gate rows however they were counted:
 // the app's mirror (live_view.cpp, from the session) and the page's early text (src/early/, from
-// the default pack's manifest alone, issue 16) both print through here, so they cannot drift.
+// the default pack's manifest alone) both print through here, so they cannot drift.
 #pragma once
 
 #include <cstdint>

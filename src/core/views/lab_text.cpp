@@ -146,7 +146,7 @@ std::string budget_view_text(const lab_state& s, live_session*, const live_choic
   return out;
 }
 
-// [SECTION] the lesson's views (issue 14)
+// [SECTION] the lesson's views
 
 static std::string mb(int64_t bytes) { return fmt_mb(bytes) + " MB"; }
 

@@ -58,7 +58,7 @@ std::string lab_budget_all_layers_text(int64_t layers);
 // ones, then with the real gate.
 std::vector<std::string> lab_fixed_gate_lines(const lab_state& state);
 
-// [SECTION] the lesson's views (issue 14), shared by the panels and the mirror
+// [SECTION] the lesson's views, shared by the panels and the mirror
 #include "core/base/strings.h"
 // The whole model (model_budget.h) as the budget view's bar and table rows, and its sentence.
 struct lab_model_row { str_id name; int64_t count; };

@@ -1,4 +1,4 @@
-// The whole model's views as rows (issue 23), built once for the panel and the mirror
+// The whole model's views as rows, built once for the panel and the mirror
 // (view_rows.h): the rule book (view=rules, lesson 003's figure) and what each layer's MLP adds
 // (view=flow, lesson 001's exercise), and the model's own status line above them.
 #pragma once

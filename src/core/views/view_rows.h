@@ -1,4 +1,4 @@
-// A view's numbers as rows of data, built once (issue 21 §2): the panel draws them and the text
+// A view's numbers as rows of data, built once: the panel draws them and the text
 // mirror (#lab-text) prints them, so the page and the mirror cannot disagree. The rows of the SiLU
 // readout, the AND table, the gate shares, the per-token changes and a unit's silu(gate) are
 // view_rows; the budget's table keeps its own row type (lab_budget_row) in the same spirit.

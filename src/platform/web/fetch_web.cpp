@@ -112,7 +112,7 @@ EM_JS(void, js_idb_clear, (void), {
 });
 
 // [SECTION] requests: fetch() through EM_JS (not Emscripten's XHR-based Fetch). Three things an
-// XHR cannot do, each a hostile host's way in (issue 22):
+// XHR cannot do, each a hostile host's way in:
 //   - `cache: "no-store"` for a request whose identity is checked (fetch_request::fresh): Chromium
 //     revalidated cached ranges with If-Range and the XHR then reported the cached entry's ETag
 //     while the host sent the new file's bytes; past the cache, the ETag is the host's own. It is
@@ -272,7 +272,7 @@ void parse_content_range(const std::string& cr, uint64_t asked, uint64_t* start,
   if (slash != std::string::npos && slash + 1 < cr.size() && cr[slash + 1] != '*') *total = std::strtoull(cr.c_str() + slash + 1, nullptr, 10);
 }
 
-// [SECTION] the page's own first request (index.html, issue 16): the default pack's manifest is
+// [SECTION] the page's own first request (index.html): the default pack's manifest is
 // fetched by the page before this wasm runs, for the early text's rows and for the app alike.
 // The first whole-file request for that URL takes the page's answer instead of a second request;
 // anything but a 200 asks the network again. Once only: Retry and a reload's re-open ask anew.

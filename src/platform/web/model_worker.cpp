@@ -1,4 +1,4 @@
-// The page's model worker (issue 23): the whole model's host (core/model/model_host.h) as a wasm
+// The page's model worker: the whole model's host (core/model/model_host.h) as a wasm
 // module of its own, run in a Web Worker by web/model_worker.js and fetched only when a view needs
 // the whole model (the rule book, the flow, the gate histograms with in=stream): never in the
 // first load. It reads the checkpoint itself through the page's transport (fetch_web.cpp: fetch()
