@@ -1,6 +1,6 @@
 // The live views' words and rows, built once from the session's results for the panels and the
 // text mirror alike: the source line (model, dims, real or synthetic), the probe, the loading and
-// failure lines (every fault through the string table), and each live view's mirror text with
+// failure lines (the faults in words: fault_text.h), and each live view's mirror text with
 // its takeaway. Nothing here computes on weights: core/experiments/ does, from the frame.
 #pragma once
 
