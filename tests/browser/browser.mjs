@@ -65,9 +65,11 @@ export function numbersNotInMirror(texts, mirrorText) {
 }
 
 // The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
-export async function startServer(dir) {
+// `isolate`: COOP + COEP, as tools/serve.sh sends them (the tests' own server leaves them out, as
+// most static hosts do, unless a test asks).
+export async function startServer(dir, { isolate = false } = {}) {
   const faults = new Map(), log = [];
-  const server = createServer(dir, { faults, log });
+  const server = createServer(dir, { faults, log, isolate });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); });
   return { server, faults, log, base: `http://127.0.0.1:${server.address().port}/`, close };
@@ -177,7 +179,7 @@ export async function pressAndWaitForFocus(page, key, timeout = WAIT_TIMEOUT) {
 // Waits until `condition()` (Node-side state, such as the server's request log) is true.
 export async function waitUntil(condition, what, timeout = WAIT_TIMEOUT) {
   const end = Date.now() + timeout;
-  while (!condition()) {
+  while (!(await condition())) {  // (a condition may be async: a read of the page's storage)
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));  // a poll of the condition, not a wait for time
   }

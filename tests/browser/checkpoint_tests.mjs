@@ -16,31 +16,33 @@ const GATE_BYTES = 3584 * 1024 * 2;
 // What the page's verified cache holds (IndexedDB "swiglu-lab": "blobs" and their "meta"), read
 // once the page's own bookkeeping (Module._lab_cache_bytes) and the stored records agree.
 async function cacheState(page) {
-  let last = "";
-  for (let i = 0; i < 200; i++) {
-    const st = await page.evaluate(() => new Promise((resolve, reject) => {
-      const open = indexedDB.open("swiglu-lab");
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const db = open.result, out = { keys: [], bytes: 0, metaBytes: 0, counted: Module._lab_cache_bytes() };
-        const tx = db.transaction(["blobs", "meta"]);
-        tx.objectStore("blobs").openCursor().onsuccess = (e) => {
-          const c = e.target.result;
-          if (c) { out.keys.push(String(c.key)); out.bytes += c.value.byteLength; c.continue(); }
-        };
-        tx.objectStore("meta").openCursor().onsuccess = (e) => {
-          const c = e.target.result;
-          if (c) { out.metaBytes += c.value[0]; c.continue(); }
-        };
-        tx.oncomplete = () => { db.close(); resolve(out); };
+  let last = "", st = null;
+  const read = () => page.evaluate(() => new Promise((resolve, reject) => {
+    const open = indexedDB.open("swiglu-lab");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result, out = { keys: [], bytes: 0, metaBytes: 0, counted: Module._lab_cache_bytes() };
+      const tx = db.transaction(["blobs", "meta"]);
+      tx.objectStore("blobs").openCursor().onsuccess = (e) => {
+        const c = e.target.result;
+        if (c) { out.keys.push(String(c.key)); out.bytes += c.value.byteLength; c.continue(); }
       };
-    }));
-    const now = JSON.stringify(st);
-    if (st.bytes === st.counted && st.metaBytes === st.bytes && now === last) return st;
+      tx.objectStore("meta").openCursor().onsuccess = (e) => {
+        const c = e.target.result;
+        if (c) { out.metaBytes += c.value[0]; c.continue(); }
+      };
+      tx.oncomplete = () => { db.close(); resolve(out); };
+    };
+  }));
+  // Storage settles after the page's writes: the same state twice in a row, its books agreeing.
+  const settled = async () => {
+    st = await read();
+    const now = JSON.stringify(st), same = now === last;
     last = now;
-    await new Promise((r) => setTimeout(r, 100));  // a poll of storage, which settles after the page's writes
-  }
-  throw new Error("the cache never settled: " + last);
+    return same && st.bytes === st.counted && st.metaBytes === st.bytes;
+  };
+  await waitUntil(settled, "the cache to settle", 20000).catch((e) => { throw new Error(`${e.message}: ${last}`); });
+  return st;
 }
 
 // A context (one browser profile: its own IndexedDB) whose pages start with `budget` as the

@@ -78,9 +78,13 @@ EM_JS(char*, js_model_take, (int id), {
 
 EM_JS(double, js_model_cache_bytes, (void), { return Module.labModel && Module.labModel.cache >= 0 ? Module.labModel.cache : 0; });
 
-// Clear before the worker ever started: its database is deleted unseen.
+// Clear before the worker ever started: its database and its OPFS directory (fetch_web.cpp) are
+// deleted unseen.
 EM_JS(void, js_model_delete_database, (void), {
   try { indexedDB.deleteDatabase("swiglu-lab-model"); } catch (e) {}
+  try {
+    navigator.storage.getDirectory().then((root) => root.removeEntry("swiglu-lab-model", { recursive: true })).catch(() => {});
+  } catch (e) {}
 });
 EM_JS(int, js_model_started, (void), { return Module.labModel ? 1 : 0; });
 
