@@ -143,7 +143,7 @@ set(SWIGLU_CORE_SPEED_SOURCES
   src/core/lesson/activations.cpp src/core/views/lab_text_open.cpp src/core/views/gates_text.cpp src/core/views/gates_figure.cpp
   src/core/base/read_error.cpp src/core/views/model_offer.cpp src/core/pack/pack_summary.cpp
   # the whole model (the model worker): every weight byte, every token
-  src/core/kernels/wgemm_ref.cpp src/core/kernels/wgemm_wasmsimd.cpp src/core/model/forward.cpp
+  src/core/kernels/wgemm_ref.cpp src/core/kernels/wgemm_wasmsimd.cpp src/core/model/forward.cpp src/core/base/parallel_rows.cpp
   src/core/model/model_weights.cpp src/core/model/model_loader.cpp
   # (native tools only: not in the page)
   src/core/checkpoint/safetensors_write.cpp src/core/pack/pack_write.cpp src/core/checkpoint/synthetic_tokenizer.cpp

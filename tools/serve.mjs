@@ -10,7 +10,9 @@
 // students is printed, with this machine's network addresses when it serves the room (0.0.0.0).
 //
 //   node tools/serve.mjs [--root build-wasm/site] [--port 8080] [--host 127.0.0.1]
-//                        [--model-dir DIR [--model-name NAME]]
+//                        [--model-dir DIR [--model-name NAME]] [--no-isolate]
+// It sends COOP and COEP (cross-origin isolation: the model worker's threads) unless --no-isolate,
+// which serves the page as a host without those headers would.
 //   PORT=9000 node tools/serve.mjs
 import http from "node:http";
 import fs from "node:fs";
@@ -40,6 +42,12 @@ export function createServer(root, options = {}) {
   const mounts = options.mounts || [];
   return http.createServer((req, res) => {
     const url = new URL(req.url, "http://localhost");
+    // Cross-origin isolation (options.isolate): the page may share memory with its threads, so
+    // the model worker runs the forward pass on every core (docs/model.md, "Threads").
+    if (options.isolate) {
+      res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+      res.setHeader("Cross-Origin-Embedder-Policy", "require-corp");
+    }
     if (req.method === "OPTIONS") {  // a preflight, for a Range request from another origin
       res.writeHead(204, { ...CORS, "Access-Control-Allow-Headers": "Range, If-Range", "Access-Control-Max-Age": "600" });
       return res.end();
@@ -243,7 +251,8 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
       process.exit(2);
     }
   }
-  const server = createServer(root, { mounts }).listen(port, host, () => {
+  const isolate = !args.includes("--no-isolate");  // COOP + COEP unless told otherwise
+  const server = createServer(root, { mounts, isolate }).listen(port, host, () => {
     const at = server.address().port;
     const origins = classLinks(host, at, "").map((l) => `${l.origin}/`).join(", ");  // 0.0.0.0: this machine's addresses
     console.log(`SwiGLU Lab is served at ${origins}  (files from ${root}; Ctrl+C stops)`);

@@ -51,12 +51,25 @@ function handle(m) {
 }
 
 self.onmessage = (ev) => { if (M) handle(ev.data); else queue.push(ev.data); };
-try {
-  importScripts("swiglu_model.js");
-  createModelModule({ labOnEvent: wake }).then((mod) => {
-    M = mod;
-    while (queue.length) handle(queue.shift());
-  }, (e) => self.postMessage({ type: "failed", error: String(e && e.message ? e.message : e) }));
-} catch (e) {
-  self.postMessage({ type: "failed", error: String(e && e.message ? e.message : e) });
+// Threads beside this one: where the page is cross-origin isolated (shared memory), the cores
+// less this one, at most 7 (swiglu_model_mt starts them with the module); elsewhere none.
+const threads = self.crossOriginIsolated && typeof SharedArrayBuffer === "function"
+  ? Math.max(0, Math.min(8, navigator.hardwareConcurrency || 1) - 1) : 0;
+// The threaded module where it may run, the single-threaded one otherwise or if it fails to start.
+function start(n) {
+  const file = n > 0 ? "swiglu_model_mt.js" : "swiglu_model.js";
+  importScripts(file);
+  return createModelModule({ labOnEvent: wake, labThreads: n, mainScriptUrlOrBlob: file });
 }
+const failed = (e) => self.postMessage({ type: "failed", error: String(e && e.message ? e.message : e) });
+function startOrFallBack(n) {
+  try {
+    return start(n).catch((e) => { if (n > 0) return startOrFallBack(0); throw e; });
+  } catch (e) {
+    return n > 0 ? startOrFallBack(0) : Promise.reject(e);
+  }
+}
+startOrFallBack(threads).then((mod) => {
+  M = mod;
+  while (queue.length) handle(queue.shift());
+}, failed);

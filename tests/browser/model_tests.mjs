@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startHub } from "./hub.mjs";
-import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle, waitUntil, startServer } from "./browser.mjs";
 
 const TIMEOUT = 90000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -278,6 +278,129 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       await page.context().close();
     } finally {
       h.hub.close();
+    }
+  });
+
+  // The whole model's verified cache, in the worker's Origin Private File System: a reload fetches
+  // no weight and stores nothing in IndexedDB's blobs; a record damaged on disk is refused by its
+  // checksum and that chunk alone is fetched again (the numbers unchanged); Clear empties the
+  // directory, and the reload after it fetches every weight again. Bytes are counted at the host.
+  test("model: the whole model's cache is OPFS files: a reload fetches no weight, a damaged record is fetched again, Clear fetches all", async (site) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "lab-opfs-"));
+    fs.cpSync(path.join(site.dir, "models", "synthetic"), path.join(root, "swiglu-lab", "cached"), { recursive: true });
+    const base = forward(site, ["--text", "中国的首都是"]);
+    const row = `id ${base.top[0].id}, P: ${pct(base.top[0].p)}`;
+    const h = await startHub(root);
+    // The worker's files (name, size), and how many blobs IndexedDB holds beside them.
+    const stored = (page) => page.evaluate(async () => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("swiglu-lab-model", { create: true });
+      const files = [];
+      const it = dir.entries();
+      for (let e = await it.next(); !e.done; e = await it.next()) files.push({ name: e.value[0], size: (await e.value[1].getFile()).size });
+      const blobs = await new Promise((resolve) => {
+        const open = indexedDB.open("swiglu-lab-model");
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("blobs")) { db.close(); return resolve(0); }
+          const r = db.transaction("blobs").objectStore("blobs").count();
+          r.onsuccess = () => { db.close(); resolve(r.result); };
+        };
+        open.onerror = () => resolve(-1);
+      });
+      return { files: files.sort((a, b) => b.size - a.size), blobs };
+    });
+    // Every record stored: the files stop changing.
+    const settled = async (page) => {
+      let last = "", st = null;
+      await waitUntil(async () => {
+        st = await stored(page);
+        const now = JSON.stringify(st), same = now === last && st.files.length > 0;
+        last = now;
+        return same;
+      }, "the worker's records to be stored", TIMEOUT);
+      return st;
+    };
+    const weights = () => h.hub.bytesSent(/\.safetensors$/);
+    try {
+      const model = `${h.base}/swiglu-lab/cached/resolve/main/`;
+      const page = await openPage(site, `#v=1&view=rules&lang=en&model=${model}`);
+      await waitForMirror(page, row, TIMEOUT);
+      const first = weights();
+      const st = await settled(page);
+      expect(first > 1e6, `the first visit fetched ${first} bytes of weights`);
+      expect(st.blobs === 0, `IndexedDB holds ${st.blobs} blobs beside OPFS`);
+      const held = st.files.reduce((a, f) => a + f.size, 0);
+      expect(held > first / 2, `OPFS holds ${held} bytes in ${st.files.length} files for ${first} bytes fetched`);
+      // A reload: the header again (network first), no weight byte.
+      h.log.length = 0;
+      await page.reload();
+      await waitForMirror(page, row, TIMEOUT);
+      expect(weights() <= 64 * 1024, `a reload fetched ${weights()} bytes of weights`);
+      // One byte of the largest record flipped on disk (the worker holds no file open between reads).
+      const victim = st.files[0];
+      await page.evaluate(async (name) => {
+        const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("swiglu-lab-model");
+        const fh = await dir.getFileHandle(name);
+        const bytes = new Uint8Array(await (await fh.getFile()).arrayBuffer());
+        bytes[bytes.length >> 1] ^= 0x5a;
+        const w = await fh.createWritable();
+        await w.write(bytes);
+        await w.close();
+      }, victim.name);
+      h.log.length = 0;
+      await page.reload();
+      await waitForMirror(page, row, TIMEOUT);
+      const again = weights();
+      expect(again > 64 * 1024 && again < first, `after one damaged record a reload fetched ${again} of ${first} bytes of weights`);
+      expectIncludes(await mirror(page), row, "the numbers after a damaged record");
+      // Clear: the directory empties; the reload after it fetches every weight again.
+      await clickItem(page, "cache-clear");
+      await waitUntil(async () => (await stored(page)).files.length === 0, "Clear to empty the worker's directory", TIMEOUT);
+      h.log.length = 0;
+      await page.reload();
+      await waitForMirror(page, row, TIMEOUT);
+      expect(weights() >= first, `after Clear a reload fetched ${weights()} of ${first} bytes of weights`);
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    } finally {
+      h.hub.close();
+    }
+  });
+
+  // Threads: the same site served with COOP and COEP (as tools/serve.sh serves it) is cross-origin
+  // isolated, and the model worker loads its threaded module and runs the pass on every core the
+  // browser reports; served without them, the single-threaded module. Both say which, and both
+  // print the same rule book (the threaded pass is the single-threaded one bit for bit: forward_test).
+  test("model: served cross-origin isolated, the pass runs on threads and says so; without the headers, one thread, the same numbers", async (site) => {
+    const base = forward(site, ["--text", "中国的首都是"]);
+    const row = `id ${base.top[0].id}, P: ${pct(base.top[0].p)}`;
+    const isolated = await startServer(site.dir, { isolate: true });
+    try {
+      const texts = [];
+      for (const where of [isolated, site]) {
+        const from = where.log.length;  // the server's log: the worker's requests too
+        const page = await openPage({ ...site, base: where.base }, "#v=1&view=rules&lang=en");
+        await waitForMirror(page, row, TIMEOUT);
+        const asked = where.log.slice(from).map((e) => e.path);
+        const [iso, cores] = await page.evaluate(() => [self.crossOriginIsolated, navigator.hardwareConcurrency]);
+        const threads = Math.min(8, cores);
+        const text = await mirror(page);
+        if (where === isolated) {
+          expect(iso, "the page served with COOP and COEP is not cross-origin isolated");
+          if (threads > 1) expectIncludes(text, `The forward pass runs on ${threads} threads`, "the isolated page's mode");
+          expect(asked.some((p) => p.endsWith("/swiglu_model_mt.wasm")), `the threaded module was not fetched: ${asked.join(", ")}`);
+        } else {
+          expect(!iso, "the page served without the headers is cross-origin isolated");
+          expectIncludes(text, "The forward pass runs on one thread: this host does not send the headers", "the plain page's mode");
+          expect(!asked.some((p) => /swiglu_model_mt/.test(p)), "the threaded module was fetched without isolation");
+        }
+        texts.push(text.slice(text.indexOf("Prompt: ")));
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      }
+      expect(texts[0] === texts[1], `the rule book differs with threads:\n${texts[0]}\n---\n${texts[1]}`);
+    } finally {
+      await isolated.close();
     }
   });
 

@@ -4,11 +4,15 @@
 // the first switched-off layer, mixers that output 0). Models are drawn from Catch's --rng-seed.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 
+#include "core/base/parallel_rows.h"
 #include "core/checkpoint/synthetic_model.h"
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/model/forward.h"
@@ -449,4 +453,95 @@ TEST_CASE("a pass that overflows f32 says where: the first layer whose stream we
   model_forward(w2, ids, {}, &tr);
   CHECK(tr.nonfinite_layer == -1);
   CHECK(tr.nonfinite_logits);
+}
+
+// The products split over threads by output rows (core/base/parallel_rows.h): every number of a
+// run on 2, 3 and 8 threads equals the run on one thread bit for bit, for BF16 and group-wise int8
+// weights, on widths that cross every kernel tile unevenly (the last band holds the tail rows).
+TEST_CASE("the forward pass on several threads equals one thread bit for bit (seed: --rng-seed)", "[model][threads]") {
+  if (!parallel_rows_built()) {
+    WARN("this build has no threads (wasm without pthreads): nothing to compare");
+    return;
+  }
+  const unsigned seed = Catch::rngSeed();
+  INFO("seed " << seed << " (pass --rng-seed " << seed << " to repeat)");
+  struct restore {
+    ~restore() { parallel_rows_configure(1); }
+  } restore_one_thread;
+  auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+  };
+  for (wmat_format f : {WMAT_BF16, WMAT_Q8G}) {
+    INFO("format " << (f == WMAT_BF16 ? "BF16" : "Q8G"));
+    synth_model_spec s = uneven_qwen(seed);
+    // Q8G needs every matrix's columns by 32 (the down matrix's are the intermediate width);
+    // the vocabulary's 301 rows keep a tail of rows in the last band either way.
+    s.hidden = 64, s.intermediate = f == WMAT_BF16 ? 203 : 224, s.vocab = 301;
+    if (f == WMAT_Q8G)
+      s.heads = 2, s.kv_heads = 1, s.head_dim = 64, s.lin_k_heads = 2, s.lin_v_heads = 2, s.lin_k_dim = 32, s.lin_v_dim = 32;
+    s.dtype = ST_DTYPE_F32;
+    mem_files files = files_of(s);
+    const std::vector<int64_t> ids = random_ids(seed, 7, s.vocab);
+    const std::vector<unit_ref> off = {{2, 11}, {3, s.intermediate - 1}};
+    model_formats formats;
+    formats.layers = formats.embedding = f;
+    model_weights w = load(&files, formats);
+    CHECK(w.layers[0].down.format == f);
+    parallel_rows_configure(1);
+    forward_trace one, one_off;
+    model_forward(w, ids, {}, &one);
+    model_forward_switch_off(w, one, off, &one_off);
+    for (int threads : {2, 3, 8}) {
+      INFO(threads << " threads");
+      parallel_rows_configure(threads, 0);  // every product split, however small
+      REQUIRE(parallel_rows_threads() == threads);
+      forward_trace many, many_off;
+      model_forward(w, ids, {}, &many);
+      model_forward_switch_off(w, many, off, &many_off);
+      CHECK(same(many.logits, one.logits));
+      CHECK(same(many_off.logits, one_off.logits));
+      CHECK(same(many.final_hidden, one.final_hidden));
+      for (int l = 0; l < s.num_layers; l++) {
+        CHECK(same(many.layer_in[l], one.layer_in[l]));
+        CHECK(same(many.act[l], one.act[l]));
+        CHECK(same(many_off.act[l], one_off.act[l]));
+        CHECK(same(many.mlp_l2[l], one.mlp_l2[l]));
+      }
+    }
+  }
+}
+
+// parallel_rows itself: every row in exactly one part, parts in multiples of the alignment but the
+// last, none when there are no rows, the caller alone under the least work.
+TEST_CASE("parallel_rows covers every row once, in aligned bands", "[threads]") {
+  struct restore {
+    ~restore() { parallel_rows_configure(1); }
+  } restore_one_thread;
+  for (int threads : {1, 2, 5, 8})
+    for (int rows : {0, 1, 7, 8, 9, 64, 203, 1000})
+      for (int align : {1, 4, 8}) {
+        INFO(threads << " threads, " << rows << " rows, align " << align);
+        parallel_rows_configure(threads, 0);
+        CHECK(parallel_rows_threads() == (parallel_rows_built() ? threads : 1));
+        std::vector<std::atomic<int>> hits(rows);
+        std::mutex m;
+        std::vector<std::pair<int, int>> bands;
+        parallel_rows(rows, align, 1, [&](int r0, int r1) {
+          for (int r = r0; r < r1; r++) hits[r]++;
+          std::lock_guard<std::mutex> l(m);
+          bands.push_back({r0, r1});
+        });
+        for (int r = 0; r < rows; r++) CHECK(hits[r] == 1);
+        CHECK((int)bands.size() <= parallel_rows_threads());
+        std::sort(bands.begin(), bands.end());
+        for (size_t b = 0; b + 1 < bands.size(); b++) CHECK((bands[b].second - bands[b].first) % align == 0);
+        if (rows == 0) CHECK(bands.empty());
+      }
+  parallel_rows_configure(4, 1000);  // under the least work: the caller alone
+  int calls = 0;
+  int first = -1, last = -1;
+  parallel_rows(100, 8, 999, [&](int r0, int r1) { calls++, first = r0, last = r1; });
+  CHECK(calls == 1);
+  CHECK(first == 0);
+  CHECK(last == 100);
 }

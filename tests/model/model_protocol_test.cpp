@@ -384,7 +384,10 @@ void check_versions(const char* what, const message_io<T>& io) {
   const T x = filled<T>();
   const std::string json = io.json(x);
   REQUIRE(json.rfind("{\"v\":" + std::to_string(MODEL_MESSAGES_VERSION) + ",", 0) == 0);
-  for (const char* v : {"2", "0", "\"1\"", "null", "1.5"}) {
+  // Another build's versions (the one before this and the one after), and values no build writes.
+  const std::string before = std::to_string(MODEL_MESSAGES_VERSION - 1), after = std::to_string(MODEL_MESSAGES_VERSION + 1),
+                    quoted = "\"" + std::to_string(MODEL_MESSAGES_VERSION) + "\"";
+  for (const char* v : {before.c_str(), after.c_str(), "0", quoted.c_str(), "null", "1.5"}) {
     INFO("v " << v);
     const json_tree tree(cJSON_Parse(json.c_str()));
     cJSON_ReplaceItemInObject(tree.get(), "v", cJSON_Parse(v));

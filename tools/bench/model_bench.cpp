@@ -3,7 +3,11 @@
 // unit writes toward, and fidelity against the double reference (tests/model/forward_reference).
 //
 //   build-native/model_bench [--dir CHECKPOINT] [--runs N] [--no-reference]
+//   build-native/model_bench [--dir CHECKPOINT] [--runs N] --threads 1,2,4
 //
+// --threads: BF16 only, the forward pass with its products split over each number of threads
+// (core/base/parallel_rows.h): ms for 6 and 32 tokens, the speed-up against the first number
+// given, and whether the logits are bit for bit those of one thread.
 // Without --dir it writes the Qwen3.5-0.8B-shaped synthetic checkpoint (BF16, 1.5 GB) to
 // build-native/bench-model/qwen35-0.8b once and reads it from there. Times are wall-clock medians
 // (fastest-slowest) of N runs on one thread; the machine's load average is printed with them.
@@ -16,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/parallel_rows.h"
 #include "core/checkpoint/synthetic_model.h"
 #include "core/model/forward.h"
 #include "core/base/number_format.h"
@@ -37,6 +42,11 @@ static std::string load_average() {
 
 struct timing {
   std::vector<double> ms;
+  double median() const {
+    std::vector<double> v = ms;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  }
   std::string text() const {
     std::vector<double> v = ms;
     std::sort(v.begin(), v.end());
@@ -55,15 +65,56 @@ static timing time_runs(int runs, F f) {
   return t;
 }
 
+// The BF16 pass on each number of threads: times, speed-up against the first, and the logits
+// compared bit for bit with one thread's.
+static int threads_table(byte_source* src, const std::vector<int>& threads, int runs, const std::vector<int64_t>& ids6,
+                         const std::vector<int64_t>& ids32) {
+  model_weights w;
+  std::string err;
+  if (!model_load(src, model_formats(), &w, &err)) return std::fprintf(stderr, "%s\n", err.c_str()), 1;
+  parallel_rows_configure(1);
+  forward_trace one6, one32;
+  model_forward(w, ids6, {}, &one6);
+  model_forward(w, ids32, {}, &one32);
+  std::printf("\nload average %s; %d cores reported; %d runs each; ms as median (fastest-slowest)\n\n", load_average().c_str(),
+              parallel_rows_cores(), runs);
+  std::printf("| threads | forward, 6 tokens | speed-up | forward, 32 tokens | speed-up | logits as one thread's |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  double base6 = 0, base32 = 0;
+  for (int n : threads) {
+    parallel_rows_configure(n);
+    forward_trace t6, t32;
+    const timing f6 = time_runs(runs, [&] { model_forward(w, ids6, {}, &t6); });
+    const timing f32 = time_runs(runs, [&] { model_forward(w, ids32, {}, &t32); });
+    const double m6 = f6.median(), m32 = f32.median();
+    if (base6 == 0) base6 = m6, base32 = m32;
+    const bool same = t6.logits == one6.logits && t32.logits == one32.logits;
+    std::printf("| %d | %s | %.2fx | %s | %.2fx | %s |\n", parallel_rows_threads(), f6.text().c_str(), base6 / m6, f32.text().c_str(),
+                base32 / m32, same ? "identical" : "DIFFERENT");
+    std::fflush(stdout);
+    if (!same) return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   std::string dir;
   int runs = 3;
   bool reference = true;
+  std::vector<int> threads;
   for (int i = 1; i < argc; i++) {
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+      for (const char* p = argv[++i]; *p;) {
+        char* end = nullptr;
+        threads.push_back(std::max(1, (int)std::strtol(p, &end, 10)));
+        p = *end == ',' ? end + 1 : end + std::strlen(end);
+      }
+      continue;
+    }
     if (!std::strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
     else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--no-reference")) reference = false;
-    else return std::fprintf(stderr, "usage: model_bench [--dir CHECKPOINT] [--runs N] [--no-reference]\n"), 2;
+    else return std::fprintf(stderr, "usage: model_bench [--dir CHECKPOINT] [--runs N] [--no-reference] [--threads 1,2,...]\n"), 2;
   }
   std::string err;
   if (dir.empty()) {
@@ -78,6 +129,8 @@ int main(int argc, char** argv) {
   const std::vector<int64_t> ids6 = {104, 2205, 3, 77100, 1500, 9};
   std::vector<int64_t> ids32;
   for (int i = 0; i < 32; i++) ids32.push_back(11 + 7919 * i % 200000);
+
+  if (!threads.empty()) return threads_table(&src, threads, runs, ids6, ids32);
 
   ref_result ref;
   if (reference) {

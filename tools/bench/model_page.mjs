@@ -26,9 +26,11 @@
 //
 //   node tools/bench/model_page.mjs [--site build-wasm/site] [--native build-native] [--runs 3]
 //                                   [--cache build-bench/model-page] [--off 23:275] [--trace DIR]
-//                                   [--compositing software|gpu] [--latency MS]
+//                                   [--compositing software|gpu] [--latency MS] [--isolate]
 // --latency MS: the model's host answers each request MS after it came (hub_server's latencyMs, on
 // both origins: the hub's 302 and the cdn's bytes each pay it, as from a Hub far away).
+// --isolate: the page served with COOP and COEP (as tools/serve.sh does): the model worker runs its
+// threaded module, the pass on every core; without it, one thread (as on a host without them).
 // --trace DIR records a Chromium trace of each visit of the first run into DIR and prints what
 // filled the main thread's tasks over 50 ms (long_tasks.mjs).
 // --compositing: software (the tests' flags: --disable-gpu; the compositor reads the WebGL canvas
@@ -54,6 +56,7 @@ const offUnit = opt("--off", "23:275");
 const traceDir = opt("--trace", "");
 const compositing = opt("--compositing", "software");
 const latencyMs = Number(opt("--latency", "0"));
+const isolate = args.includes("--isolate");
 if (!["software", "gpu"].includes(compositing)) throw new Error(`--compositing ${compositing}: software or gpu`);
 const chromiumArgs = compositing === "gpu" ? CHROMIUM_ARGS.filter((a) => a !== "--disable-gpu") : CHROMIUM_ARGS;
 const REPO = "swiglu-lab/qwen35-0.8b-shaped";
@@ -229,8 +232,8 @@ async function visit(page, url, hubLog, cold) {
   await timeWorkerAnswers(page);
   const loaded = await page.evaluate(() => performance.now());
   const off = await change(page, ids(1, 6), offUnit, /P: [0-9.]+ % → [0-9.]+ %/);
-  const t32 = await change(page, ids(1, 32), "", /The next token after id 32: \nid \d+[^\n]*, P: /);
-  const t6 = await change(page, ids(7, 12), "", /The next token after id 12: \nid \d+[^\n]*, P: /);
+  const t32 = await change(page, ids(1, 32), "", /The next token after id 32: \n[^\n]*\nid \d+[^\n]*P: /);
+  const t6 = await change(page, ids(7, 12), "", /The next token after id 12: \n[^\n]*\nid \d+[^\n]*P: /);
   const b = await page.evaluate(() => ({ gaps: window.labBench.gaps, longtasks: window.labBench.longtasks, noLongtask: window.labBench.noLongtask }));
   const heap = await heapOfWorker(page);
   const ownFrame = await page.evaluate(() => Module._lab_bench_max_app_frame_ms(0));
@@ -265,7 +268,7 @@ const bytes = ensureCheckpoint();
 const hubLog = [];
 const hub = createHubServers(cache, { log: hubLog, latencyMs });
 await new Promise((r) => hub.listen(0, "127.0.0.1", r));
-const site = await startServer(siteDir);
+const site = await startServer(siteDir, { isolate });
 const url = site.base + `#v=1&view=rules&lang=en&model=http://127.0.0.1:${hub.hub.address().port}/${REPO}/resolve/main/&ids=${ids(1, 6)}`;
 const rows = { cold: [], warm: [] };
 const loads = [];

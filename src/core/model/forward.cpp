@@ -7,14 +7,33 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/base/parallel_rows.h"
 #include "core/kernels/kernels.h"
 
 namespace {
 
-// y = x W^T for T tokens, W in the model's format.
+// Rows per part when a product is split over threads: a multiple of every kernel's row tile, so
+// each row meets the same instructions as in the whole (wgemm.h's variants tile by 1 or 4).
+#define MATMUL_ROW_ALIGN 8
+
+// y = x W^T for T tokens, W in the model's format; on every thread the build has, each taking a
+// band of W's rows into its own buffer (the kernels write y with the whole matrix's row stride).
 void matmul(const wmatrix& m, const float* x, int T, float* y) {
   const wmat_view v = m.view();
-  wgemm_default(v.format)(&v, x, T, y);
+  const wgemm_fn gemm = wgemm_default(v.format);
+  parallel_rows(v.rows, MATMUL_ROW_ALIGN, (int64_t)v.rows * v.cols * T, [&](int r0, int r1) {
+    if (r0 == 0 && r1 == v.rows) return gemm(&v, x, T, y);
+    wmat_view band = v;
+    band.rows = r1 - r0;
+    if (v.bf16) band.bf16 = v.bf16 + (size_t)r0 * v.cols;
+    if (v.q) band.q = v.q + (size_t)r0 * v.cols;
+    if (v.scales) band.scales = v.scales + (size_t)r0 * (v.cols / WMAT_GROUP);
+    thread_local std::vector<float> out;
+    out.resize((size_t)T * band.rows);
+    gemm(&band, x, T, out.data());
+    for (int t = 0; t < T; t++)
+      std::memcpy(y + (size_t)t * v.rows + r0, out.data() + (size_t)t * band.rows, sizeof(float) * band.rows);
+  });
 }
 
 // x * scale / RMS(x) over n values (the sum of squares in double).

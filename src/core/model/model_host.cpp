@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/base/parallel_rows.h"
 #include "core/kernels/kernels.h"
 #include "core/base/number_format.h"
 
@@ -109,6 +110,7 @@ model_status model_host::status() const {
       if (f.error.fault != STREAM_CANCELLED) s.failed_file = f.file, s.error = f.error;
   }
   s.storage_notice = L.storage_notice();
+  s.threads = parallel_rows_threads();
   return s;
 }
 

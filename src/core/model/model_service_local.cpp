@@ -61,6 +61,7 @@ struct local_service final : model_service {
   void publish() {
     model_status s = host.status();
     s.generation = host_generation;
+    s.isolated = true;  // in-process: threads need no headers here
     std::string json = model_status_json(s);
     if (json != published) published = std::move(json), changes++;
   }

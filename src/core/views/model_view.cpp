@@ -65,6 +65,9 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
       break;
     case MODEL_STATUS_READY:
       if (ms.pending || !ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));  // a new question runs
+      // How many cores answer (a class's laptops differ by the host's headers, not only by cores).
+      if (st.threads > 1) out.push_back(strf(tr(STR_MODEL_THREADS), std::to_string(st.threads).c_str()));
+      else if (!st.isolated) out.push_back(tr(STR_MODEL_ONE_THREAD));
       break;
   }
   if (ms.have_reply && ms.reply.error.fault != STREAM_OK) {

@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "core/base/parallel_rows.h"
 #include "core/model/model_host.h"
 #include "core/model/model_service.h"
 #include "platform/platform.h"
@@ -34,8 +35,14 @@ void on_fetch_event() {
   js_wake();
 }
 
+// The threads model_worker.js started beside this one (labThreads: 0 in the single-threaded
+// module), and whether the page is cross-origin isolated (without it there are none).
+EM_JS(int, js_pool_threads, (void), { return Module.labThreads | 0; });
+EM_JS(int, js_isolated, (void), { return self.crossOriginIsolated ? 1 : 0; });
+
 model_host* host() {
   if (!g_host) {
+    parallel_rows_configure(1 + js_pool_threads());
     model_loader_options o;
     o.fetch.convert_budget_seconds = 0.04;  // a worker's slices may be longer: no frame waits on them
     g_host = new model_host(fetch_web_client(on_fetch_event, MODEL_CACHE_DATABASE, MODEL_CACHE_BUDGET_BYTES), o);
@@ -80,6 +87,7 @@ EMSCRIPTEN_KEEPALIVE int model_worker_pump(double budget_ms) {
 EMSCRIPTEN_KEEPALIVE const char* model_worker_status() {
   model_status s = host()->status();
   s.generation = g_generation;
+  s.isolated = js_isolated() != 0;
   g_out = model_status_json(s);
   return g_out.c_str();
 }
