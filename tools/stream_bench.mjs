@@ -225,7 +225,7 @@ async function checkpointBench(site) {
 
 // [SECTION] --whole: the built-in whole model, cold, to the rule book's first distribution
 
-const FIRST_DISTRIBUTION = /The next token after [^\n]*\n[^\n]*, P: /;
+const FIRST_DISTRIBUTION = /The next token after [^\n]*\n(?:Bars[^\n]*\n)?[^\n]*P: [0-9]/;  // (the bars' scale line comes first)
 
 async function loadWhole(context, url, conditions, log, isModelFile) {
   const page = await context.newPage();

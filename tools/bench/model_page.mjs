@@ -112,7 +112,7 @@ const WATCH = () => {
   const tick = (t) => {
     if (last) b.gaps.push({ t: last, ms: t - last });
     last = t;
-    if (!b.first && /The next token after [^\n]*\n[^\n]*, P: /.test((document.getElementById("lab-text") || {}).textContent || ""))
+    if (!b.first && /The next token after [^\n]*\n(?:Bars[^\n]*\n)?[^\n]*P: [0-9]/.test((document.getElementById("lab-text") || {}).textContent || ""))
       b.first = t;
     requestAnimationFrame(tick);
   };
@@ -137,8 +137,10 @@ const WATCH = () => {
   };
 };
 
-const mirrorHas = (page, re, timeout = TIMEOUT) =>
-  page.waitForFunction((src) => new RegExp(src).test(document.getElementById("lab-text").textContent || ""), re.source, { timeout, polling: 50 });
+// (A change's answer takes seconds: ten minutes without it is a page that will not show it.)
+const mirrorHas = (page, re, timeout = 600000) =>
+  page.waitForFunction((src) => new RegExp(src).test(document.getElementById("lab-text").textContent || ""), re.source, { timeout, polling: 50 })
+    .catch(async (e) => { throw new Error(`${e.message}\nthe mirror never showed ${re}; it says:\n${await page.locator("#lab-text").textContent()}`); });
 
 // Changes the link as a student would (ids= to `ids`, off= to `off` or none) and waits for the
 // mirror to show `re`; the answer's worker figures and the ms from the change to the mirror.
