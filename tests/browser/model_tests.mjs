@@ -23,6 +23,38 @@ const pct = (p) => {
 // before a screenshot, the page idle (labIdle counts a font on its way as something to draw).
 const fontsSettled = (page) => waitIdle(page, TIMEOUT);
 
+// The worker's files (name, size), and how many blobs IndexedDB holds beside them.
+const stored = (page) => page.evaluate(async () => {
+  const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("swiglu-lab-model", { create: true });
+  const files = [];
+  const it = dir.entries();
+  for (let e = await it.next(); !e.done; e = await it.next()) files.push({ name: e.value[0], size: (await e.value[1].getFile()).size });
+  const blobs = await new Promise((resolve) => {
+    const open = indexedDB.open("swiglu-lab-model");
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains("blobs")) { db.close(); return resolve(0); }
+      const r = db.transaction("blobs").objectStore("blobs").count();
+      r.onsuccess = () => { db.close(); resolve(r.result); };
+    };
+    open.onerror = () => resolve(-1);
+  });
+  return { files: files.sort((a, b) => b.size - a.size), blobs };
+});
+// Every record stored: the files stop changing (the same over ten reads of the directory; a write
+// comes a chunk at a time, so one unchanged read can fall between two chunks on a busy machine).
+const settled = async (page) => {
+  let last = "", same = 0, st = null;
+  await waitUntil(async () => {
+    st = await stored(page);
+    const now = JSON.stringify(st);
+    same = now === last && st.files.length > 0 ? same + 1 : 0;
+    last = now;
+    return same >= 10;
+  }, "the worker's records to be stored", TIMEOUT);
+  return st;
+};
+
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
   const forwardIn = (dir, args) => JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
   const forward = (site, args) => forwardIn(path.join(site.dir, "models", "synthetic"), args);
@@ -291,35 +323,6 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     const base = forward(site, ["--text", "中国的首都是"]);
     const row = `id ${base.top[0].id}, P: ${pct(base.top[0].p)}`;
     const h = await startHub(root);
-    // The worker's files (name, size), and how many blobs IndexedDB holds beside them.
-    const stored = (page) => page.evaluate(async () => {
-      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("swiglu-lab-model", { create: true });
-      const files = [];
-      const it = dir.entries();
-      for (let e = await it.next(); !e.done; e = await it.next()) files.push({ name: e.value[0], size: (await e.value[1].getFile()).size });
-      const blobs = await new Promise((resolve) => {
-        const open = indexedDB.open("swiglu-lab-model");
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains("blobs")) { db.close(); return resolve(0); }
-          const r = db.transaction("blobs").objectStore("blobs").count();
-          r.onsuccess = () => { db.close(); resolve(r.result); };
-        };
-        open.onerror = () => resolve(-1);
-      });
-      return { files: files.sort((a, b) => b.size - a.size), blobs };
-    });
-    // Every record stored: the files stop changing.
-    const settled = async (page) => {
-      let last = "", st = null;
-      await waitUntil(async () => {
-        st = await stored(page);
-        const now = JSON.stringify(st), same = now === last && st.files.length > 0;
-        last = now;
-        return same;
-      }, "the worker's records to be stored", TIMEOUT);
-      return st;
-    };
     const weights = () => h.hub.bytesSent(/\.safetensors$/);
     try {
       const model = `${h.base}/swiglu-lab/cached/resolve/main/`;
@@ -388,6 +391,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         if (where === isolated) {
           // A reload reads the records back from OPFS into the threaded module's shared memory:
           // no weight byte past the header's first read is fetched again.
+          await settled(page);  // every record written (a reload before that fetches what was not yet)
           const before = where.log.length;
           await page.reload();
           await waitForMirror(page, row, TIMEOUT);

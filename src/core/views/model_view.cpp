@@ -119,7 +119,11 @@ bool model_view_ready(const model_session& ms, const lab_state& s) {
 }
 
 bool model_view_waiting(const model_session& ms, const lab_state& s) {
-  return !model_view_ready(ms, s) && ms.status.phase != MODEL_STATUS_FAILED && ms.status.phase != MODEL_STATUS_ASKING;
+  if (ms.status.phase == MODEL_STATUS_FAILED || ms.status.phase == MODEL_STATUS_ASKING) return false;
+  // A class link's check still asking its questions: the count moves, then the verdict shows.
+  const carried_link& c = ms.carried;
+  const bool checking = c.check && ms.status.phase == MODEL_STATUS_READY && c.check_replies.size() < c.answers.answers.size();
+  return !model_view_ready(ms, s) || checking;
 }
 
 // [SECTION] the rule book

@@ -99,7 +99,14 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
       if (h.read(got, { at: 4 }) !== kl || got.some((c, i) => c !== want[i])) return false;
       const n = size - 4 - kl;
       p = _malloc(n || 1);
-      if (n > 0 && h.read(HEAPU8.subarray(p, p + n), { at: 4 + kl }) !== n) return false;
+      if (n > 0) {
+        // Straight into the heap, except where the heap is shared memory (the threaded module):
+        // a handle reads into no SharedArrayBuffer, so through a plain buffer there.
+        const shared = typeof SharedArrayBuffer === "function" && HEAPU8.buffer instanceof SharedArrayBuffer;
+        const into = shared ? new Uint8Array(n) : HEAPU8.subarray(p, p + n);
+        if (h.read(into, { at: 4 + kl }) !== n) return false;
+        if (shared) HEAPU8.set(into, p);
+      }
       h.close();
       h = null;
       Module._lab_on_cache_answer(id, p, n);

@@ -168,6 +168,11 @@ static void build_fonts(float ratio) {
 static void on_fetch_event() { g_frames_left = FRAMES_AFTER_EVENT; }
 fetch_client* platform_fetch_client() { return fetch_web_client(on_fetch_event); }
 
+// [SECTION] the model worker: its messages (a status, an answer) ask for frames, so an answer the
+// frames poll for (the view's, or one a class link's check asked) is taken even when the page had
+// gone idle (model_web.cpp calls Module.labOnModelEvent on each message)
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_model_event() { g_frames_left = FRAMES_AFTER_EVENT; }
+
 // [SECTION] JS entry points
 // The fragment was edited, or Back / Forward reached another history entry (ui/app.cpp pushes one
 // per change of view). An entry the page itself just wrote is no change.
@@ -221,6 +226,7 @@ EM_JS(void, js_install_listeners, (void), {
   window.labItems = () => JSON.parse(UTF8ToString(Module._lab_items_json()));
   window.labFrames = () => Module._lab_frames_drawn();
   window.labIdle = () => Module._lab_idle() !== 0;
+  Module.labOnModelEvent = () => Module._lab_on_model_event();
   window.labFocused = () => UTF8ToString(Module._lab_focused_name());
   window.labTyping = () => Module._lab_typing() !== 0;
   window.addEventListener("hashchange", () => Module._lab_on_hash_change());
