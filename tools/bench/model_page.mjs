@@ -195,13 +195,14 @@ async function heapOfWorker(page) {
 // changes (a load takes minutes). A warm visit that asks for the download again is reported.
 async function waitForFirst(page, cold) {
   const end = Date.now() + TIMEOUT;
-  let said = "";  // the last line said, its numbers left out (a download's MiB move every look)
+  let said = "", saidAt = Date.now();  // the last line said, its numbers left out (a download's MiB move every look)
   while (!(await page.evaluate(() => window.labBench && window.labBench.first))) {
     if (Date.now() > end) throw new Error("no distribution; the mirror says:\n" + await page.locator("#lab-text").textContent());
     const text = await page.locator("#lab-text").textContent();
     const line = text.trim().split("\n").pop();
-    if (line.replace(/[0-9.,]+/g, "#") !== said) {
+    if (line.replace(/[0-9.,]+/g, "#") !== said || Date.now() - saidAt > 30000) {  // (a download's MiB every 30 s)
       said = line.replace(/[0-9.,]+/g, "#");
+      saidAt = Date.now();
       process.stderr.write(`  ${cold ? "cold" : "warm"}: ${line}\n`);
     }
     if (!cold && await page.evaluate(() => window.labItemRect && window.labItemRect("model-go")))
@@ -283,6 +284,11 @@ try {
     try {
       await context.addInitScript(WATCH);
       const page = context.pages()[0] || await context.newPage();
+      // The page's and its workers' errors, as they come (a load that stops says why).
+      const said = (where) => (m) => { if (m.type() === "error") process.stderr.write(`  ${where}: ${m.text()}\n`); };
+      page.on("console", said("page"));
+      page.on("pageerror", (e) => process.stderr.write(`  page error: ${e}\n`));
+      page.on("worker", (w) => w.on("console", said("worker")));
       for (const kind of ["cold", "warm"]) {
         const cdp = traceDir && i === 0 ? await startTrace(context, page) : null;
         const r = await visit(page, url, hubLog, kind === "cold");
