@@ -10,9 +10,10 @@
 // students is printed, with this machine's network addresses when it serves the room (0.0.0.0).
 //
 //   node tools/serve.mjs [--root build-wasm/site] [--port 8080] [--host 127.0.0.1]
-//                        [--model-dir DIR [--model-name NAME]] [--no-isolate]
-// It sends COOP and COEP (cross-origin isolation: the model worker's threads) unless --no-isolate,
-// which serves the page as a host without those headers would.
+//                        [--model-dir DIR [--model-name NAME]] [--isolate]
+// --isolate sends COOP and COEP (cross-origin isolation: the model worker's threads). Off by
+// default for now: an isolated page's reload can stall a part of the whole model read back from
+// the cache (docs/model.md, "Threads"); without it the page runs the pass on one thread.
 //   PORT=9000 node tools/serve.mjs
 import http from "node:http";
 import fs from "node:fs";
@@ -251,7 +252,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
       process.exit(2);
     }
   }
-  const isolate = !args.includes("--no-isolate");  // COOP + COEP unless told otherwise
+  const isolate = args.includes("--isolate");  // COOP + COEP only when asked (see the top)
   const server = createServer(root, { mounts, isolate }).listen(port, host, () => {
     const at = server.address().port;
     const origins = classLinks(host, at, "").map((l) => `${l.origin}/`).join(", ");  // 0.0.0.0: this machine's addresses

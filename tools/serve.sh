@@ -6,6 +6,7 @@
 #   tools/serve.sh                                   the page, on this machine
 #   MODEL_DIR=DIR HOST=0.0.0.0 tools/serve.sh        the page and a class mirror (tools/mirror.sh) at
 #                                                    /models/NAME/, to the room; prints the students' link
+#   ISOLATE=1 tools/serve.sh                         with COOP and COEP: the whole model's pass on threads
 set -euo pipefail
 model_args=()
 if [ -n "${MODEL_DIR:-}" ]; then  # checked before the build, and taken from where the command was run
@@ -19,4 +20,5 @@ emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-wasm --target swiglu_lab
 cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWIGLU_WASM_DIR="$PWD/build-wasm" >/dev/null
 cmake --build build-native --target default_pack default_model
+[ "${ISOLATE:-}" = 1 ] && model_args+=(--isolate)  # COOP + COEP: the model worker's threads (serve.mjs)
 exec node tools/serve.mjs --root build-wasm/site --port "${PORT:-8080}" --host "${HOST:-127.0.0.1}" "${model_args[@]}"
