@@ -126,6 +126,7 @@ add_custom_command(TARGET swiglu_lab POST_BUILD
 add_custom_command(TARGET swiglu_lab POST_BUILD
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} index.html swiglu_lab.js swiglu_lab.wasm
           swiglu_text_en.wasm swiglu_text_zh.wasm swiglu_text_gates_en.wasm swiglu_text_gates_zh.wasm
+          swiglu_text_class_en.wasm swiglu_text_class_zh.wasm
   COMMENT "Compressing the first load (brotli, gzip)" VERBATIM)
 
 # [SECTION] size: the first load is mostly ImGui and the UI, where speed does not matter; they
@@ -188,7 +189,13 @@ set(EARLY_CORE_SOURCES
   src/core/views/gates_text.cpp src/core/views/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
   src/core/base/gate_counts.cpp src/core/base/hash.cpp
   src/core/quant/q8_format.cpp src/core/base/read_error.cpp src/core/base/json_read.cpp)
-foreach(f ${EARLY_CORE_SOURCES})
+# swiglu_text_class_LANG.wasm, for a link with the whole model's answers (ans=) on the rule book, the
+# flow or the gates view on the stream, also decodes the answers and prints the views' rows from them
+# (model_session_show_carried): a student's phone reads the teacher's numbers before the app arrives.
+set(EARLY_CLASS_SOURCES
+  src/core/views/lab_text_open_carried.cpp src/core/views/class_answers.cpp src/core/views/model_view.cpp
+  src/core/views/fault_text.cpp src/core/experiments/model_session.cpp src/core/model/model_protocol.cpp)
+foreach(f ${EARLY_CORE_SOURCES} ${EARLY_CLASS_SOURCES})
   if(NOT f IN_LIST SWIGLU_CORE_SOURCES)
     message(FATAL_ERROR "cmake/web.cmake: the early text links ${f}, which is not in the core's list (CMakeLists.txt)")
   endif()
@@ -199,18 +206,27 @@ target_include_directories(swiglu_early_core PUBLIC src ${SYS_LINK_DIR} ${CJSON_
 target_compile_definitions(swiglu_early_core PRIVATE ${CJSON_DEFINITIONS})
 target_compile_options(swiglu_early_core PUBLIC ${EARLY_FLAGS})
 set_source_files_properties(${CJSON_DIR}/cJSON.c PROPERTIES COMPILE_OPTIONS -w)  # third party
+add_library(swiglu_early_class OBJECT ${EARLY_CLASS_SOURCES})
+target_link_libraries(swiglu_early_class PUBLIC swiglu_early_core)
 
 foreach(lang en zh)
   string(TOUPPER ${lang} LANG_UPPER)
   add_library(swiglu_early_strings_${lang} OBJECT src/core/base/strings.cpp)
   target_link_libraries(swiglu_early_strings_${lang} PUBLIC swiglu_early_core)
   target_compile_definitions(swiglu_early_strings_${lang} PUBLIC SWIGLU_STRINGS_ONE_LANG=LAB_LANG_${LANG_UPPER})
-  foreach(kind text text_gates)
+  foreach(kind text text_gates text_class)
     set(early swiglu_${kind}_${lang})
     add_executable(${early} src/early/early_text.cpp)
     target_link_libraries(${early} PRIVATE swiglu_early_strings_${lang} swiglu_early_core)
     if(kind STREQUAL "text_gates")
       target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_MANIFEST=1)
+    endif()
+    if(kind STREQUAL "text_class")
+      target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_CLASS=1)
+      target_sources(${early} PRIVATE src/early/model_view_carried.cpp)
+      target_link_libraries(${early} PRIVATE swiglu_early_class)
+    else()
+      target_sources(${early} PRIVATE src/early/model_view_absent.cpp)
     endif()
     set_target_properties(${early} PROPERTIES SUFFIX ".wasm" RUNTIME_OUTPUT_DIRECTORY ${SITE_DIR})
     target_link_options(${early} PRIVATE

@@ -6,9 +6,10 @@
 //
 // A gates link on the default pack fetches swiglu_text_gates_en.wasm (the early text with the
 // manifest reader) instead of swiglu_text_en.wasm: its first load is printed after, with its own
-// brotli budget (--max-gates-br-kb).
+// brotli budget (--max-gates-br-kb); a class link (ans=) on a whole-model view fetches
+// swiglu_text_class_en.wasm, which also decodes the teacher's answers (--max-class-br-kb).
 //
-//   node tools/page_weight.mjs [--site build-wasm/site] [--max-br-kb 260] [--max-gzip-kb 300] [--max-gates-br-kb 340]
+//   node tools/page_weight.mjs [--site build-wasm/site] [--max-br-kb 260] [--max-gzip-kb 300] [--max-gates-br-kb 340] [--max-class-br-kb 380]
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -19,6 +20,7 @@ const site = opt("--site", "build-wasm/site");
 const maxBr = Number(opt("--max-br-kb", "0"));
 const maxGz = Number(opt("--max-gzip-kb", opt("--max-kb", "0")));
 const maxGatesBr = Number(opt("--max-gates-br-kb", "0"));
+const maxClassBr = Number(opt("--max-class-br-kb", "0"));
 // The page, its glue and wasm, the early text of an English page (swiglu_text_zh.wasm is the same
 // size for a Chinese one), and the default pack's manifest, which index.html asks for on a live link.
 const FIRST_LOAD = ["index.html", "swiglu_lab.js", "swiglu_lab.wasm", "swiglu_text_en.wasm", "packs/default/manifest.json"];
@@ -57,11 +59,18 @@ const { br, gz } = weigh(FIRST_LOAD);
 let over = false;
 if (maxBr && br / 1024 > maxBr) console.error(`the first load is ${kb(br)} KB brotli, over its ${maxBr} KB budget`), over = true;
 if (maxGz && gz / 1024 > maxGz) console.error(`the first load is ${kb(gz)} KB gzip, over its ${maxGz} KB budget`), over = true;
-const GATES = "swiglu_text_gates_en.wasm";
-if (fs.existsSync(path.join(site, GATES))) {
-  console.log("\na gates link on the default pack (#view=gates):");
-  const gates = weigh(FIRST_LOAD.map((f) => (f === "swiglu_text_en.wasm" ? GATES : f)));
-  if (maxGatesBr && gates.br / 1024 > maxGatesBr)
-    console.error(`a gates link's first load is ${kb(gates.br)} KB brotli, over its ${maxGatesBr} KB budget`), over = true;
+// The links that fetch another early module instead of swiglu_text_en.wasm, each with its budget.
+const OTHER_EARLY = [
+  { what: "a gates link on the default pack (#view=gates)", who: "a gates link", file: "swiglu_text_gates_en.wasm", max: maxGatesBr,
+    files: FIRST_LOAD },
+  // No manifest: the whole model's views need none.
+  { what: "a class link on a whole-model view (#view=rules&ans=...)", who: "a class link", file: "swiglu_text_class_en.wasm", max: maxClassBr,
+    files: FIRST_LOAD.filter((f) => !OPTIONAL.has(f)) },
+];
+for (const e of OTHER_EARLY) {
+  if (!fs.existsSync(path.join(site, e.file))) continue;
+  console.log(`\n${e.what}:`);
+  const w = weigh(e.files.map((f) => (f === "swiglu_text_en.wasm" ? e.file : f)));
+  if (e.max && w.br / 1024 > e.max) console.error(`${e.who}'s first load is ${kb(w.br)} KB brotli, over its ${e.max} KB budget`), over = true;
 }
 process.exit(over ? 1 : 0);

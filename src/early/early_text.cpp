@@ -26,7 +26,11 @@ extern "C" const char* early_text_with_manifest(const char* fragment, const char
 #else
   (void)manifest, (void)bytes;  // swiglu_text_LANG.wasm: no json reader (cmake/web.cmake)
 #endif
-  g_text = lab_text_at_open(s);
+#if defined(SWIGLU_EARLY_CLASS) || !defined(SWIGLU_STRINGS_ONE_LANG)  // the class links' modules, and the tests
+  g_text = lab_text_at_open_carried(s);
+#else
+  g_text = lab_text_at_open(s);  // swiglu_text_LANG.wasm: no answers' decoder (cmake/web.cmake)
+#endif
   return g_text.c_str();
 }
 

@@ -7,7 +7,8 @@
 #include <cstddef>
 
 extern "C" {
-// The mirror text (lab_text_at_open) for a URL fragment ("#v=1&view=hand&lang=zh", with or
+// The mirror text (lab_text_at_open; for a link with the whole model's answers, ans=, in the module
+// built for those and in the tests, lab_text_at_open_carried) for a URL fragment ("#v=1&view=hand&lang=zh", with or
 // without '#'), as NUL-terminated UTF-8 owned by the module (valid until the next call). "" when
 // the link's language is not the one this module was built with (the page then waits for the app).
 const char* early_text_for_link(const char* fragment);

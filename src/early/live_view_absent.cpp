@@ -1,13 +1,9 @@
-// The tiny module has no weights: lab_text() calls the live views' rows only with a session
-// whose source is open, which the module never has. The view table still names these
+// The tiny modules have no weights: lab_text() calls the live views' rows only with a session
+// whose source is open, which a module never has. The view table still names these
 // functions, so they are defined here as unreachable instead of linking the whole streamer.
 #include "core/views/live_view.h"
-#include "core/views/model_view.h"
 
 std::string live_header_text(live_session*, const live_choice&, const lab_state&) { __builtin_trap(); }
-std::string gates_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string perm_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string weights_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
-std::string rules_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }  // lab_text: only with a session
-std::string flow_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 quiz_live_answers quiz_live_from(const lab_state&, live_session*) { __builtin_trap(); }  // the quiz's mirror asks only with a session

@@ -161,6 +161,47 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
     }
   });
 
+  // A student's phone on a teacher's class link (ans=): the teacher's page on the built-in model
+  // computes the rule book (the city unit picked and switched off) and adds it to the link; cold on
+  // fast 3G the student's early text (swiglu_text_class_LANG.wasm) prints those numbers before the
+  // first frame, exactly as the app's mirror then does, and nothing of the model is fetched.
+  test("early text: a class link (ans=) cold on fast 3G prints the teacher's numbers before the first frame, as the mirror does (en, zh; screenshot)", async (site) => {
+    const teacher = await openPage(site, "#v=1&view=rules&layer=23&unit=75&off=23:75");
+    await waitForMirror(teacher, "writes toward", LIVE_TIMEOUT);
+    await teacher.waitForFunction(() => window.labItemRect && window.labItemRect("class-add"), null, { timeout: LIVE_TIMEOUT });
+    const r = await teacher.evaluate(() => window.labItemRect("class-add"));
+    await teacher.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+    await teacher.waitForFunction(() => location.hash.includes("ans="), null, { timeout: LIVE_TIMEOUT });
+    const taught = await teacher.evaluate(() => location.hash);
+    const before = (await mirror(teacher)).match(/[0-9.]+ % → [0-9.]+ %/)[0];  // "20.9 % → 3.5 %", in either language
+    await teacher.context().close();
+    for (const lang of ["en", "zh"]) {
+      const link = taught.replace(/&lang=[a-z]+/, "") + `&lang=${lang}`;
+      const { context, page, errors, from } = await openColdOnFast3g(site, link, watchEarlyText);
+      await page.waitForFunction((t) => document.getElementById("lab-text").textContent.includes(t), before, { timeout: LIVE_TIMEOUT });
+      const seen = await page.evaluate(() => window.labEarlySeen);
+      expect(seen, `${lang}: no early text before the app ran`);
+      if (seen) {
+        expect(seen.beforeFirstFrame && seen.onScreen, `${lang}: the early text came after the first frame or off screen`);
+        expect(seen.text.includes(before), `${lang}: the early text lacks the teacher's "${before}":\n${seen.text}`);
+        const app = await mirror(page);
+        expect(seen.text === app, `${lang}: the early text differs from the mirror:\n${seen.text}\n---\n${app}`);
+        console.log(`    class link (${lang}): the teacher's numbers at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
+      }
+      const n = counts(site.log, from);
+      expect(n[`/swiglu_text_class_${lang}.wasm`] === 1 && !n[`/swiglu_text_${lang}.wasm`], `${lang}: the class links' early module once: ${JSON.stringify(n)}`);
+      const heavy = Object.keys(n).filter((f) => /swiglu_model|\/models\//.test(f));
+      expect(heavy.length === 0, `${lang}: the student's page fetched the model: ${heavy.join(", ")}`);
+      expect(errors.length === 0, `${lang}: page errors: ${errors.join("; ")}`);
+      await context.close();
+    }
+    const { context, page } = await openBeforeWasm(site, "phone", taught.replace(/&lang=[a-z]+/, "") + "&lang=zh");
+    await page.waitForFunction(() => window.labEarlyTextMs, null, { timeout: 20000 });
+    expectIncludes(await page.locator("#lab-early").innerText(), "→", "the class link's early text on a phone");
+    await shot(page, "early-text-class-zh-phone");
+    await context.close();
+  });
+
   test("early text: the gates view's histograms on a phone and a laptop before the wasm (screenshots, en and zh)", async (site) => {
     for (const screen of ["desktop", "phone"]) {
       for (const lang of ["en", "zh"]) {
@@ -223,7 +264,7 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
   });
 
   test("serve.mjs sends the build's .br to a browser that accepts brotli, .gz to one that accepts gzip, else the file", async (site) => {
-    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html", "swiglu_text_en.wasm", "swiglu_text_zh.wasm", "swiglu_text_gates_en.wasm"]) {
+    for (const f of ["swiglu_lab.wasm", "swiglu_lab.js", "index.html", "swiglu_text_en.wasm", "swiglu_text_zh.wasm", "swiglu_text_gates_en.wasm", "swiglu_text_class_en.wasm"]) {
       const raw = fs.readFileSync(path.join(site.dir, f));
       const br = await get(site.base + f, "gzip, deflate, br");
       expect(br.headers["content-encoding"] === "br", `${f}: ${br.headers["content-encoding"]} for a browser accepting br`);

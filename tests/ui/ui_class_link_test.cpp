@@ -11,6 +11,7 @@
 #include "core/base/number_format.h"
 #include "core/base/strings.h"
 #include "core/link/url_state.h"
+#include "early/early_text.h"
 #include "platform/native/fetch_native.h"
 #include "platform/native/platform_native.h"
 
@@ -157,4 +158,63 @@ TEST_CASE("class link: a bad ans= is named in the notice (en, zh), the view asks
       CHECK(page.url().state.token == 2);  // the rest of the link stands
       CHECK(page.app.live.model.service != nullptr);  // the model itself answers
     }
+}
+
+// The early text of a class link (swiglu_text_class_LANG.wasm's entry, here natively): a student's
+// page prints the carried rows before the app arrives, exactly as the app's mirror prints them once
+// it runs, for the rule book (with a picked unit, and a prepared switch-off), the flow and the gates
+// view on the stream, in both languages. A setting the link does not carry prints the status only,
+// as the app does; a refused ans= prints what a link without it prints.
+TEST_CASE("class link: the early text prints the carried answers as the app's mirror does", "[early]") {
+  class_site site;
+  lab_state teacher_state;
+  {
+    headless_page teacher("#v=1&view=rules&layer=23&unit=75");
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+    teacher.click("class-add");
+    teacher.click("rules-picked-off");
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher) && !teacher.app.state.off.empty(); }));
+    teacher.click("class-add");
+    for (const char* view : {"&view=flow", "&view=gates&in=stream&pl=0,23"}) {
+      teacher.open("#" + url_encode(teacher.app.state) + view);
+      REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+      teacher.click("class-add");
+    }
+    teacher_state = teacher.app.state;
+  }
+  REQUIRE_FALSE(teacher_state.answers.empty());
+  platform_native_fetch()->offline = true;
+  // What the student opens: the teacher's link on one view, in one language, maybe changed.
+  struct student_case { lab_view view; bool off; const char* extra; bool carries; };
+  const student_case cases[] = {
+      {LAB_VIEW_RULES, false, "", true}, {LAB_VIEW_RULES, true, "", true}, {LAB_VIEW_FLOW, true, "", true},
+      {LAB_VIEW_GATES, true, "", true}, {LAB_VIEW_RULES, true, "&off=23:76", false}, {LAB_VIEW_FLOW, true, "&off=18:65", false},
+      {LAB_VIEW_FLOW, true, "&ans=AAAA", false},
+      {LAB_VIEW_RULES, true, "&layer=99", true}};  // no such layer: none picked (the flow's answer serves it)
+  int carried = 0;
+  for (lab_lang lang : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (const student_case& c : cases) {
+      lab_state s = teacher_state;
+      s.lang = lang, s.view = c.view;
+      if (!c.off) s.off.clear();
+      const std::string link = "#" + url_encode(s) + c.extra;
+      INFO(link);
+      const std::string early = early_text_for_link(link.c_str());
+      headless_page student(link, 390, 844);
+      site.settle_until(student, [&] { return class_site::shown(student); }, 30);
+      for (int i = 0; i < 5; i++) student.frame();
+      INFO("early:\n" << early << "\nmirror:\n" << student.mirror());
+      const bool from_link = student.app.live.model.carried.shown && class_site::shown(student);
+      CHECK(from_link == c.carries);
+      carried += from_link;
+      if (student.app.live.model.carried.shown) {  // the carried rows, or the status only (a setting not carried)
+        CHECK(student.mirror() == early);
+      } else {  // refused: the app asks the model; the early text is the link's without ans=
+        lab_state bare = url_decode(link).state;
+        bare.answers.clear();
+        CHECK(early == early_text_for_link(("#" + url_encode(bare)).c_str()));
+        CHECK(student.mirror().compare(0, early.find('\n'), early, 0, early.find('\n')) == 0);
+      }
+    }
+  CHECK(carried == 10);  // each language: the rule book three times, the flow, the gates view on the stream
 }

@@ -155,10 +155,15 @@ static void check_step(model_session* ms) {
     c.check_pending = ms->service->model_ask(all[c.check_replies.size()].question);
 }
 
-void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
+bool model_session_show_carried(model_session* ms, const lab_state& s) {
   carried_read(ms, s);
   ms->carried.shown = false;
-  if (!ms->carried.answers.answers.empty() && !ms->use_model) return carried_frame(ms, s);
+  if (!ms->carried.answers.answers.empty() && !ms->use_model) carried_frame(ms, s);
+  return ms->carried.shown;
+}
+
+void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
+  if (model_session_show_carried(ms, s)) return;
   if (!service) return;
   ms->use_model = true;
   const std::string where = model_session_location(s);

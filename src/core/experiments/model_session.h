@@ -72,6 +72,10 @@ std::vector<int> model_session_gate_layers(const lab_state& s, int layers);
 // question once the model is ready and collects its answer. A change of the status that is only
 // the download's progress shows at most every LAB_PROGRESS_EVERY_S.
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now);
+// A student's page: the link's answers (ans=, for its model=) shown in place of the model, until the
+// reader asks for the model; false when the link carries none (or they were refused). What
+// model_session_frame does first; the early text (src/early/) does only this.
+bool model_session_show_carried(model_session* ms, const lab_state& s);
 // There is a session to show: the model is open, or the link's answers are shown without it.
 bool model_session_active(const model_session& ms);
 // The reader asks for the model itself: the carried answers are then checked against it.

@@ -20,3 +20,9 @@ void lab_text_open_set_quiz_record(const std::string& stored);
 // and `svg` empty.
 struct pack_manifest;
 std::string lab_text_at_open(const lab_state& state, const pack_manifest& default_manifest, std::string* svg);
+
+// The same for a link that carries the whole model's answers (ans=) on a view that shows them (the
+// rule book, the flow, the gates view on the stream): what the app's mirror prints from the carried
+// answers alone, with no model (model_session_show_carried), the link's values the carried model
+// lacks replaced as the app replaces them. Anything else: lab_text_at_open(state).
+std::string lab_text_at_open_carried(const lab_state& state);

@@ -1,0 +1,27 @@
+// The mirror at opening of a class link (see lab_text_open.h): the early text's module for links
+// with ans= links this file, and with it the carried answers' decoder and the whole-model views'
+// rows, which the other early modules do without.
+#include "core/views/lab_text_open.h"
+
+#include "core/experiments/live_session.h"
+#include "core/lesson/faq.h"
+#include "core/base/strings.h"
+#include "core/views/lab_text.h"
+#include "core/views/view_table.h"
+
+std::string lab_text_at_open_carried(const lab_state& state) {
+  if (!lab_view_on_whole_model(state)) return lab_text_at_open(state);
+  live_session ls;
+  lab_state s = state;
+  if (!model_session_show_carried(&ls.model, s)) return lab_text_at_open(state);
+  const std::vector<live_fallback> fallbacks = model_session_fallbacks(ls.model, s);
+  if (!fallbacks.empty()) {
+    model_session_apply_fallbacks(&s, fallbacks, ls.model);
+    model_session_show_carried(&ls.model, s);
+  }
+  const lab_lang saved = strings_lang();
+  strings_set_lang(s.lang);
+  std::string out = lab_text(s, &ls) + faq_text(s.view, 0);
+  strings_set_lang(saved);
+  return out;
+}
