@@ -21,7 +21,7 @@ add_library(swiglu_model_host STATIC src/core/model/model_host.cpp src/core/mode
 target_link_libraries(swiglu_model_host PUBLIC swiglu_tokenizer swiglu_core)
 
 # [SECTION] the command-line tool
-add_executable(swiglu tools/cli/swiglu_cli.cpp tools/cli/cmd_pack.cpp tools/cli/cmd_tokenize.cpp tools/cli/cmd_forward.cpp
+add_executable(swiglu tools/cli/swiglu_cli.cpp tools/cli/cmd_pack.cpp tools/cli/cmd_tokenize.cpp tools/cli/cmd_forward.cpp tools/cli/cmd_answers.cpp tools/cli/cli_model.cpp
   tools/cli/cli_args.cpp)
 target_link_libraries(swiglu PRIVATE swiglu_native_io swiglu_tokenizer swiglu_model_host swiglu_fetch_twin)
 target_include_directories(swiglu PRIVATE tools/cli ${SYS_LINK_DIR})
@@ -61,7 +61,13 @@ add_custom_command(OUTPUT ${DEFAULT_MODEL}/config.json
   COMMAND make_checkpoint --out ${DEFAULT_MODEL} --whole planted
   DEPENDS make_checkpoint
   COMMENT "Writing the default whole model (synthetic, the lessons' rules planted)" VERBATIM)
-add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json)
+# Its answers to the lessons' first questions, which the page shows at once while the model loads
+# (core/experiments/precomputed_answers.h).
+add_custom_command(OUTPUT ${DEFAULT_MODEL}/answers.txt
+  COMMAND swiglu answers ${DEFAULT_MODEL} > ${DEFAULT_MODEL}/answers.txt
+  DEPENDS swiglu ${DEFAULT_MODEL}/config.json
+  COMMENT "Precomputing the default whole model's answers to the lessons' first questions" VERBATIM)
+add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json ${DEFAULT_MODEL}/answers.txt)
 if(SWIGLU_WASM_DIR)
   add_custom_command(TARGET default_model POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic

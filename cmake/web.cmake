@@ -189,12 +189,14 @@ set(EARLY_CORE_SOURCES
   src/core/views/gates_text.cpp src/core/views/gates_figure.cpp src/core/pack/pack_summary.cpp src/core/pack/pack_format.cpp
   src/core/base/gate_counts.cpp src/core/base/hash.cpp
   src/core/quant/q8_format.cpp src/core/base/read_error.cpp src/core/base/json_read.cpp)
-# swiglu_text_class_LANG.wasm, for a link with the whole model's answers (ans=) on the rule book, the
-# flow or the gates view on the stream, also decodes the answers and prints the views' rows from them
-# (model_session_show_carried): a student's phone reads the teacher's numbers before the app arrives.
+# swiglu_text_class_LANG.wasm, for the rule book, the flow or the gates view on the stream with the
+# whole model's answers, also decodes them and prints the views' rows: a class link's (ans=,
+# model_session_show_carried), so a student's phone reads the teacher's numbers before the app
+# arrives, or the built-in model's precomputed ones (models/synthetic/answers.txt, fetched beside it).
 set(EARLY_CLASS_SOURCES
   src/core/views/lab_text_open_carried.cpp src/core/views/class_answers.cpp src/core/views/model_view.cpp
-  src/core/views/fault_text.cpp src/core/experiments/model_session.cpp src/core/model/model_protocol.cpp)
+  src/core/views/fault_text.cpp src/core/experiments/model_session.cpp src/core/model/model_protocol.cpp
+  src/core/experiments/precomputed_answers.cpp)
 foreach(f ${EARLY_CORE_SOURCES} ${EARLY_CLASS_SOURCES})
   if(NOT f IN_LIST SWIGLU_CORE_SOURCES)
     message(FATAL_ERROR "cmake/web.cmake: the early text links ${f}, which is not in the core's list (CMakeLists.txt)")
@@ -221,7 +223,9 @@ foreach(lang en zh)
     if(kind STREQUAL "text_gates")
       target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_MANIFEST=1)
     endif()
+    set(class_exports "")
     if(kind STREQUAL "text_class")
+      set(class_exports ",_early_text_with_answers")
       target_compile_definitions(${early} PRIVATE SWIGLU_EARLY_CLASS=1)
       target_sources(${early} PRIVATE src/early/model_view_carried.cpp)
       target_link_libraries(${early} PRIVATE swiglu_early_class)
@@ -232,7 +236,7 @@ foreach(lang en zh)
     target_link_options(${early} PRIVATE
       ${EARLY_FLAGS} -sSTANDALONE_WASM --no-entry -sMALLOC=emmalloc -sFILESYSTEM=0 -sENVIRONMENT=web
       -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=1048576 -sTOTAL_STACK=65536
-      -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_early_set_quiz_record,_malloc,_free)
+      -sEXPORTED_FUNCTIONS=_early_text_for_link,_early_text_with_manifest,_early_svg,_early_set_quiz_record,_malloc,_free${class_exports})
     add_dependencies(swiglu_lab ${early})
   endforeach()
 endforeach()

@@ -39,3 +39,15 @@ extern "C" const char* early_text_for_link(const char* fragment) { return early_
 extern "C" const char* early_svg() { return g_svg.c_str(); }
 
 extern "C" void early_set_quiz_record(const char* stored) { lab_text_open_set_quiz_record(stored ? stored : ""); }
+
+#if defined(SWIGLU_EARLY_CLASS) || !defined(SWIGLU_STRINGS_ONE_LANG)
+extern "C" const char* early_text_with_answers(const char* fragment, const char* answers, size_t bytes) {
+  const lab_state s = url_decode(fragment ? fragment : "").state;
+  g_svg.clear();
+#ifdef SWIGLU_STRINGS_ONE_LANG
+  if (s.lang != SWIGLU_STRINGS_ONE_LANG) return "";
+#endif
+  g_text = lab_text_at_open_precomputed(s, answers && bytes ? std::string(answers, bytes) : std::string());
+  return g_text.c_str();
+}
+#endif

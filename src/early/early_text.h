@@ -16,6 +16,10 @@ const char* early_text_for_link(const char* fragment);
 // the gates view, also the rows counted from it. A manifest that does not read is ignored, as it is
 // by swiglu_text_LANG.wasm, which has no json reader (swiglu_text_gates_LANG.wasm has).
 const char* early_text_with_manifest(const char* fragment, const char* manifest, size_t bytes);
+// The same with the built-in model's precomputed answers (models/synthetic/answers.txt, its bytes):
+// for the rule book, the flow and the gates view on the stream on the built-in model, also the
+// precomputed answer's rows (lab_text_at_open_precomputed). Only swiglu_text_class_LANG.wasm has it.
+const char* early_text_with_answers(const char* fragment, const char* answers, size_t bytes);
 // The histograms' SVG markup of the last call ("" when it had none), owned like the text.
 const char* early_svg();
 // This browser's quiz record (localStorage "swiglu-lab.quiz"), before the text: the quiz view's

@@ -13,6 +13,7 @@
 #include "platform/platform.h"
 
 void model_views_frame(live_session* ls, const lab_state& s, double now) {
+  ls->precomputed.frame(&ls->model, s, platform_fetch_client());
   model_session_frame(&ls->model, s, platform_model(), now);
   const std::string text = model_session_fonts_text(&ls->model);
   if (!text.empty()) platform_fonts_need(text);
@@ -37,7 +38,7 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
     return;
   }
   // The teacher's page: this answer into the link (Copy link and the QR code then carry it).
-  if (model_view_ready(*ms, *s) && !s->lock) {
+  if (model_view_ready(*ms, *s) && !ms->precomputed_shown && !s->lock) {
     const std::string add = strf(tr(STR_CARRIED_ADD), std::to_string(ms->carried.answers.answers.size()).c_str(),
                                  std::to_string((int)CLASS_ANSWERS_MAX).c_str());
     if (ImGui::Button(add.c_str())) ms->carried.full = !model_session_add_to_link(*ms, s);

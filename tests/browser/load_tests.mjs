@@ -44,6 +44,18 @@ const watchEarlyText = () => {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 };
 
+// Records, in the page, every text #lab-early shows and when, whether it was on screen, and
+// whether the first frame had come yet (the early text is redrawn once the answers it waits for come).
+const watchEarlyTexts = () => {
+  window.labEarlyTexts = [];
+  new MutationObserver(() => {
+    const el = document.getElementById("lab-early"), all = window.labEarlyTexts;
+    if (!el || !el.textContent || (all.length && all[all.length - 1].text === el.textContent)) return;
+    const box = el.getBoundingClientRect();
+    all.push({ text: el.textContent, ms: performance.now(), onScreen: box.height > 0 && box.top < innerHeight, beforeFirstFrame: !document.body.dataset.labReady });
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+};
+
 // Records, in the page, the early text when the gates view's histograms (#lab-early-figure) first
 // show, their bar groups, whether they were on screen, and whether the first frame had come yet.
 const watchEarlyFigure = () => {
@@ -116,7 +128,9 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
             expect(seen.text === app, `${link}: the early text differs from the mirror:\n${seen.text}\n---\n${app}`);
           }
           const n = counts(site.log, from);
-          const early = `/swiglu_text_${view.name === "gates" ? "gates_" : ""}${lang}.wasm`;  // gates: with the manifest reader
+          // gates: with the manifest reader; the whole model's views: with the answers' decoder (the built-in model's precomputed ones)
+          const kind = view.name === "gates" ? "gates_" : view.name === "rules" || view.name === "flow" ? "class_" : "";
+          const early = `/swiglu_text_${kind}${lang}.wasm`;
           for (const f of [early, "/swiglu_lab.wasm", "/swiglu_lab.js"])
             expect(n[f] === 1, `${link}: ${f} was requested ${n[f] || 0} times (once: the glue takes the page's own request)`);
           console.log(`    ${link}: early text at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
@@ -200,6 +214,45 @@ export function registerLoadTests(test, { expect, expectIncludes, shot }) {
     expectIncludes(await page.locator("#lab-early").innerText(), "→", "the class link's early text on a phone");
     await shot(page, "early-text-class-zh-phone");
     await context.close();
+  });
+
+  // The built-in model's precomputed answers (models/synthetic/answers.txt): the rule book cold on
+  // fast 3G shows the lesson's numbers before the first frame, marked as precomputed, as the app's
+  // first frames then print them; the model still loads, and its own answer takes their place with
+  // the same rows, unmarked.
+  test("early text: the rule book cold on fast 3G shows the built-in model's precomputed numbers before the first frame, then the model's own, the same (en, zh)", async (site) => {
+    const mark = { en: "Precomputed: ", zh: "预先算好：" };
+    for (const lang of ["en", "zh"]) {
+      const link = `#v=1&view=rules&lang=${lang}`;
+      const { context, page, errors, from } = await openColdOnFast3g(site, link, watchEarlyTexts);
+      const rows = (text) => text.slice(text.search(/Prompt: |提示词：/), text.search(/\n(Common questions|常见问题)/) + 1 || undefined);
+      await page.waitForFunction((m) => document.getElementById("lab-text").textContent.includes(m), mark[lang], { timeout: LIVE_TIMEOUT });
+      const precomputed = rows(await mirror(page));
+      // Before the first frame: the early text with the precomputed mark and the same rows.
+      const seen = (await page.evaluate(() => window.labEarlyTexts)).find((e) => e.text.includes(mark[lang]));
+      expect(seen && seen.beforeFirstFrame && seen.onScreen, `${lang}: no precomputed numbers on screen before the first frame`);
+      if (seen) {
+        expect(rows(seen.text) === precomputed, `${lang}: the early rows differ from the app's:\n${rows(seen.text)}\n---\n${precomputed}`);
+        console.log(`    rule book (${lang}): the precomputed numbers at ${seen.ms.toFixed(0)} ms, first frame at ${(await page.evaluate(() => window.labFirstFrameMs)).toFixed(0)} ms`);
+      }
+      expect(/\d+\.\d %/.test(precomputed), `${lang}: no numbers beside the precomputed mark:\n${precomputed}`);
+      const n = counts(site.log, from);
+      expect(n[`/swiglu_text_class_${lang}.wasm`] === 1 && n["/models/synthetic/answers.txt"] === 1,
+             `${lang}: the class module and the answers once each: ${JSON.stringify(n)}`);
+      // The model loads (on fast 3G: tens of seconds) and replaces them: same rows, no mark (once: the
+      // rows' words are the same code in both languages).
+      if (lang === "zh") {
+        expect(errors.length === 0, `${lang}: page errors: ${errors.join("; ")}`);
+        await context.close();
+        continue;
+      }
+      await page.waitForFunction((m) => !document.getElementById("lab-text").textContent.includes(m), mark[lang], { timeout: 180000 });
+      await waitForMirror(page, lang === "zh" ? "指向" : "writes toward", LIVE_TIMEOUT);
+      const own = rows(await mirror(page));
+      expect(own === precomputed, `${lang}: the model's own rows differ from the precomputed ones:\n${own}\n---\n${precomputed}`);
+      expect(errors.length === 0, `${lang}: page errors: ${errors.join("; ")}`);
+      await context.close();
+    }
   });
 
   test("early text: the gates view's histograms on a phone and a laptop before the wasm (screenshots, en and zh)", async (site) => {

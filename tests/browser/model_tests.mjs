@@ -63,7 +63,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     zh: { colon: "：", sep: "，", layer: (n) => `第 ${n} 层`, synthetic: "内置的完整模型" },
   };
 
-  test("model: no view without the whole model fetches its worker; the rule book does, once", async (site) => {
+  test("model: no view without the whole model fetches its worker; the rule book does, once (and its precomputed answers)", async (site) => {
     const page = await openPage(site, "#v=1&view=gates&lang=en");
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
@@ -71,7 +71,10 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     expect(!asked.some((p) => /model_worker|swiglu_model/.test(p)), `the gates view fetched the model worker: ${asked.join(", ")}`);
     await clickItem(page, "view-rules");
     await waitForMirror(page, "P: ", TIMEOUT);
-    for (const f of ["model_worker.js", "swiglu_model.js", "swiglu_model.wasm"])
+    // The built-in model's precomputed numbers come first; the model's own replace them.
+    await page.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("Precomputed: "), null, { timeout: TIMEOUT });
+    await waitForMirror(page, "P: ", TIMEOUT);
+    for (const f of ["model_worker.js", "swiglu_model.js", "swiglu_model.wasm", "answers.txt"])
       expect(asked.filter((p) => p.endsWith("/" + f)).length === 1, `${f} fetched ${asked.filter((p) => p.endsWith("/" + f)).length} times`);
     expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
     await page.context().close();

@@ -7,6 +7,8 @@
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
+#include "core/experiments/precomputed_answers.h"
+#include "core/views/lab_text_open.h"
 #include "core/views/model_view.h"
 #include "core/base/number_format.h"
 #include "core/base/strings.h"
@@ -217,4 +219,91 @@ TEST_CASE("class link: the early text prints the carried answers as the app's mi
       }
     }
   CHECK(carried == 10);  // each language: the rule book three times, the flow, the gates view on the stream
+}
+
+// The built-in model's precomputed answers (models/synthetic/answers.txt, precomputed_answers.h):
+// with the model's weights held back, the rule book, the flow and the gates view on the stream show
+// the first question's numbers at once, marked, with the model asked all the same; "Add to the class
+// link" waits for the model's own. Once the weights come, the model's answer replaces them with the
+// same rows and the mark goes. A question the file does not answer waits for the model, and a file
+// for another model, or one that does not read, is not used.
+TEST_CASE("precomputed answers: the built-in model's first answers show at once, marked, until the model's own (en, zh)") {
+  class_site site;
+  std::string text;  // the file, as the build writes it: the answers to precomputed_answer_links()
+  {
+    headless_page teacher("#v=1&view=hand");
+    for (const std::string& link : precomputed_answer_links()) {
+      teacher.open(link + (text.empty() ? "" : "&ans=" + text));  // the teacher's page: the model answers
+      REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+      CHECK_FALSE(teacher.app.live.model.precomputed_shown);  // no file yet
+      teacher.click("class-add");
+      text = teacher.app.state.answers;
+    }
+  }
+  REQUIRE_FALSE(text.empty());
+  const std::string weights = std::string(MODEL_DEFAULT_LOCATION) + "model.safetensors-00001-of-00001.safetensors";
+  const std::string views[] = {"#v=1&view=rules", "#v=1&view=flow", "#v=1&view=gates&in=stream"};
+  for (const char* lang : {"en", "zh"})
+    for (const std::string& view : views) {
+      const std::string link = view + "&lang=" + lang;
+      INFO(link);
+      site.files.files[PRECOMPUTED_ANSWERS_URL] = text + "\n";
+      platform_native_fetch()->cache_clear("");  // a first visit: no weights kept, no model open
+      platform_native_model_reset();
+      platform_native_fetch()->faults[weights].stall = true;  // the model does not finish loading
+      std::string precomputed;
+      {
+        headless_page page(link);
+        REQUIRE(site.settle_until(page, [&] { return class_site::shown(page); }, 60));
+        const model_session& ms = page.app.live.model;
+        CHECK(ms.precomputed_shown);
+        CHECK(ms.service != nullptr);  // the model is opened all the same
+        CHECK(ms.status.phase != MODEL_STATUS_READY);
+        CHECK(contains(page.mirror(), tr_in(page.app.state.lang, STR_MODEL_PRECOMPUTED)));
+        lab_state added = page.app.state;
+        CHECK_FALSE(model_session_add_to_link(ms, &added));  // a class link carries the model's own answers
+        const std::string early = lab_text_at_open_precomputed(url_decode(link).state, text);
+        precomputed = answer_part(page.mirror());
+        CHECK_FALSE(precomputed.empty());
+        CHECK(contains(early, precomputed));  // the early text prints the same rows
+        CHECK(contains(early, tr_in(page.app.state.lang, STR_MODEL_PRECOMPUTED)));
+      }
+      // The weights come (a fresh visit, nothing held back): the precomputed rows first, then the
+      // model's answer in their place, the same rows, unmarked.
+      platform_native_fetch()->faults.clear();
+      platform_native_fetch()->cache_clear("");
+      platform_native_model_reset();
+      headless_page loads(link);
+      bool saw = false;
+      const model_session& ls = loads.app.live.model;
+      REQUIRE(site.settle_until(loads, [&] { return (saw |= ls.precomputed_shown), !ls.precomputed_shown && class_site::shown(loads); }));
+      INFO(loads.mirror());
+      CHECK(saw);
+      CHECK(answer_part(loads.mirror()) == precomputed);
+      CHECK_FALSE(contains(loads.mirror(), tr_in(loads.app.state.lang, STR_MODEL_PRECOMPUTED)));
+      lab_state added = loads.app.state;
+      CHECK(model_session_add_to_link(ls, &added));
+    }
+  // A question the file does not answer, a file for another model, a file that does not read: the
+  // views wait for the model.
+  const std::string other = [&] {
+    headless_page teacher("#v=1&view=rules&model=hub/qwen/");
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+    teacher.click("class-add");
+    return teacher.app.state.answers;
+  }();
+  struct held { std::string link, file; };
+  for (const held& h : {held{"#v=1&view=rules&off=23:75", text}, held{"#v=1&view=rules", other},
+                        held{"#v=1&view=rules", text.substr(0, text.size() / 2)}, held{"#v=1&view=rules", ""}}) {
+    INFO(h.link << " " << h.file.size());
+    site.files.files[PRECOMPUTED_ANSWERS_URL] = h.file;
+    platform_native_fetch()->cache_clear("");
+    platform_native_model_reset();
+    platform_native_fetch()->faults[weights].stall = true;
+    headless_page page(h.link);
+    for (int i = 0; i < 60; i++) page.frame(), platform_native_fetch()->deliver(page.now);
+    CHECK_FALSE(page.app.live.model.precomputed_shown);
+    CHECK_FALSE(class_site::shown(page));
+    platform_native_fetch()->faults.clear();
+  }
 }

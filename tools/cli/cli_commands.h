@@ -8,3 +8,4 @@ int cli_stats(int argc, char** argv);    // gate-open shares of a pack's layers
 int cli_permute(int argc, char** argv);  // the per-token experiments on one layer
 int cli_tokenize(int argc, char** argv);  // text -> token ids (cmd_tokenize.cpp)
 int cli_forward(int argc, char** argv);   // the whole model on a prompt (cmd_forward.cpp)
+int cli_answers(int argc, char** argv);   // the whole model's answers to links, as ans= carries them (cmd_answers.cpp)

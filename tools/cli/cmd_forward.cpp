@@ -19,12 +19,11 @@
 
 #include "cli_args.h"
 #include "cli_commands.h"
+#include "cli_model.h"
 #include "core/views/live_view.h"
 #include "core/model/model_host.h"
 #include "core/base/number_format.h"
 #include "core/base/read_error.h"
-#include "platform/native/dir_files.h"
-#include "platform/native/fetch_native.h"
 
 static int forward_usage() {
   std::fprintf(stderr,
@@ -115,34 +114,9 @@ int cli_forward(int argc, char** argv) {
   }
 
   // The directory served as a host serves it: the page's reader, limits and checks, unchanged.
-  dir_source files(dir);
-  if (!files.exists("config.json")) {
-    std::fprintf(stderr, "swiglu forward: %s has no config.json (a checkpoint directory: config.json, safetensors)\n", dir.c_str());
-    return 1;
-  }
-  native_fetch net;
-  net.files = &files;
-  net.base = "local/";
-  model_host host(&net);
-  double now = 0;
-  host.open("local/", now);
-  for (int steps = 0; steps < 10000000; steps++) {
-    const model_status s = host.status();
-    if (s.phase == MODEL_STATUS_FAILED) {
-      std::fprintf(stderr, "swiglu forward: %s%s%s\n", s.failed_file.empty() ? "" : s.failed_file.c_str(),
-                   s.failed_file.empty() ? "" : ": ", live_fault_text(s.error).c_str());
-      return 1;
-    }
-    if (s.phase == MODEL_STATUS_ASKING) host.go();  // a command line asked for it: no question
-    if (host.ready()) break;
-    now += 0.001;
-    const int answered = net.deliver(now);
-    host.pump(now);
-    if (answered == 0 && net.pending() == 0 && !host.converting() && s.phase != MODEL_STATUS_ASKING && steps > 100000) {
-      std::fprintf(stderr, "swiglu forward: the model did not finish loading\n");
-      return 1;
-    }
-  }
+  cli_model m(dir);
+  if (!cli_model_load("forward", &m)) return 1;
+  model_host& host = m.host;
   const model_reply r = host.answer(q);
   if (r.error.fault != STREAM_OK) {  // the prompt: its ids, or the tokenizer's reason
     std::fprintf(stderr, "swiglu forward: %s\n", r.error.reason.set() ? read_error_text(r.error.reason).c_str() : live_fault_text(r.error).c_str());

@@ -7,6 +7,7 @@
 //   swiglu convert | stats | permute ...           (weight packs: cmd_pack.cpp)
 //   swiglu tokenize --tokenizer FILE [--json] TEXT (token ids: cmd_tokenize.cpp)
 //   swiglu forward DIR (--text T | --ids I,...) [--off L:U,...] (the whole model: cmd_forward.cpp)
+//   swiglu answers DIR [FRAGMENT ...]              (its answers as a class link carries them: cmd_answers.cpp)
 //
 // Numbers are read exactly as in the page's links (url_state.h), so a value the CLI refuses is
 // one a link would refuse too. Exit status: 0 ok, 1 bad input file, 2 bad arguments.
@@ -34,7 +35,8 @@ static int usage() {
                "       swiglu stats --pack PACKDIR [--json] [--threshold 0.1]\n"
                "       swiglu permute --pack PACKDIR --layer L [--probe I] [--perm P] [--token K] [--delta D] [--json]\n"
                "       swiglu tokenize --tokenizer FILE [--json] TEXT\n"
-               "       swiglu forward DIR (--text TEXT | --ids ID,...) [--off LAYER:UNIT,...] [--top K] [--json]\n");
+               "       swiglu forward DIR (--text TEXT | --ids ID,...) [--off LAYER:UNIT,...] [--top K] [--json]\n"
+               "       swiglu answers DIR [FRAGMENT ...]\n");
   return 2;
 }
 
@@ -143,5 +145,6 @@ int main(int argc, char** argv) {
   if (cmd == "permute") return cli_permute(argc - 2, argv + 2);
   if (cmd == "tokenize") return cli_tokenize(argc - 2, argv + 2);
   if (cmd == "forward") return cli_forward(argc - 2, argv + 2);
+  if (cmd == "answers") return cli_answers(argc - 2, argv + 2);
   return usage();
 }

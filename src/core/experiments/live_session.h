@@ -12,6 +12,7 @@
 #include "core/base/progress_pace.h"
 #include "core/experiments/gate_activity.h"
 #include "core/experiments/model_session.h"
+#include "core/experiments/precomputed_answers.h"
 #include "core/experiments/token_experiments.h"
 #include "core/experiments/unit_weights.h"
 #include "core/source/layer_source.h"
@@ -64,6 +65,7 @@ struct live_session {
   // The whole model's views' session (view=rules, view=flow, gates in=stream:
   // core/experiments/model_session.h); its service is null until a whole-model view opened one.
   model_session model;
+  precomputed_fetch precomputed;  // the built-in model's answers computed with the site, for `model`
   std::string sentence_note;  // what the typed sentence changed ("token 0 is now the one changed"), until the next one
 };
 

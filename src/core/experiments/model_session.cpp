@@ -91,7 +91,9 @@ bool model_session_failed(const model_session& ms, const lab_state& s) {
 }
 
 bool model_session_current(const model_session& ms, const lab_state& s) {
-  return ms.have_reply && ms.asked == model_session_question(s, ms.status.layers);
+  // Before the model's status names its layers, a precomputed answer's question counts them as it did.
+  const int layers = ms.status.layers > 0 || !ms.precomputed_shown ? ms.status.layers : ms.precomputed.layers;
+  return ms.have_reply && ms.asked == model_session_question(s, layers);
 }
 
 // The two statuses differ at most in how far the download has come.
@@ -162,9 +164,59 @@ bool model_session_show_carried(model_session* ms, const lab_state& s) {
   return ms->carried.shown;
 }
 
+static void model_frame(model_session* ms, const lab_state& s, model_service* service, double now);
+
+// A reply id of the precomputed answers: never one the service gives (it counts up from 1).
+enum : uint32_t { PRECOMPUTED_REPLY_ID = 0x80000000u };
+
+// The built-in model's precomputed answer to the state's question, while the model has none of its
+// own: shown marked, never taken for the model's (the model is asked as if it were not there).
+static void precomputed_frame(model_session* ms, const lab_state& s) {
+  const bool was = ms->precomputed_shown;
+  ms->precomputed_shown = false;
+  if (was) ms->have_reply = false;  // it was no answer of the model
+  const class_answers& a = ms->precomputed;
+  const model_status& st = ms->status;
+  if (a.answers.empty() || !model_session_builtin(*ms) || ms->have_reply) return;
+  // Once the model is open, its answers are for it only when it is the one they were computed on.
+  if (st.layers > 0 && (st.name != a.name || st.layers != a.layers || st.hidden != a.hidden || st.intermediate != a.intermediate ||
+                        st.vocab != a.vocab))
+    return;
+  const model_question q = model_session_question(s, a.layers);
+  if (ms->pending && !(ms->asked == q)) return;  // an earlier question's answer is on its way: it must find it as asked
+  const carried_answer* found = class_answers_find(a, q, class_answers_view_part(s.view));
+  if (!found) return;
+  if (st.layers == 0) {  // the model's status has not named it yet: the answers' own model, its name and shape
+    const model_status shape = class_answers_status(a);
+    model_status& to = ms->status;
+    to.name = shape.name, to.synthetic = shape.synthetic;
+    to.layers = shape.layers, to.hidden = shape.hidden, to.intermediate = shape.intermediate, to.vocab = shape.vocab;
+  }
+  ms->reply = found->reply;
+  ms->reply.id = PRECOMPUTED_REPLY_ID + (uint32_t)(found - a.answers.data());  // each its own (the fonts)
+  ms->asked = q;
+  ms->have_reply = true;
+  ms->precomputed_shown = true;
+}
+
 void model_session_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
   if (model_session_show_carried(ms, s)) return;
   if (!service) return;
+  model_frame(ms, s, service, now);
+  precomputed_frame(ms, s);
+}
+
+bool model_session_show_precomputed(model_session* ms, const lab_state& s) {
+  ms->location = model_session_location(s);
+  ms->status.location = ms->location;
+  precomputed_frame(ms, s);
+  return ms->precomputed_shown;
+}
+
+// The model itself: opened (again when the state names another), its status read, the state's
+// question asked once it is ready, the answer kept.
+static void model_frame(model_session* ms, const lab_state& s, model_service* service, double now) {
+  if (ms->precomputed_shown) ms->have_reply = false, ms->precomputed_shown = false;  // not the model's
   ms->use_model = true;
   const std::string where = model_session_location(s);
   const uint32_t generation = service->model_open(where);
@@ -174,6 +226,7 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
     fresh.service = service;
     fresh.use_model = true;
     fresh.carried = ms->carried;
+    fresh.precomputed = std::move(ms->precomputed);
     fresh.carried.check_pending = 0;
     fresh.carried.check_replies.clear();
     fresh.location = where;
@@ -220,7 +273,7 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
   check_step(ms);
 }
 
-bool model_session_active(const model_session& ms) { return ms.service || ms.carried.shown; }
+bool model_session_active(const model_session& ms) { return ms.service || ms.carried.shown || ms.precomputed_shown; }
 
 void model_session_use_model(model_session* ms) {
   ms->carried.check = ms->carried.shown;  // a student's page: what the link says is checked
@@ -228,7 +281,7 @@ void model_session_use_model(model_session* ms) {
 }
 
 bool model_session_add_to_link(const model_session& ms, lab_state* s) {
-  if (ms.carried.shown || !ms.have_reply || ms.reply.error.failed()) return false;
+  if (ms.carried.shown || ms.precomputed_shown || !ms.have_reply || ms.reply.error.failed()) return false;
   class_answers a = ms.carried.answers;
   if (a.answers.empty()) {  // the first: the model as this page opened it
     a = class_answers();

@@ -50,6 +50,11 @@ struct model_session {
   int not_ready_replies = 0; // answers "not ready" to this open (the status said ready too early): asked again, a few times
   bool have_reply = false;   // `reply` answers `asked`
   model_reply reply;
+  // The built-in model's answers to the lessons' first questions, computed when the site was built
+  // (precomputed_answers.h): while the model has no answer to the state's question, `reply` is
+  // one of them, marked (precomputed_shown), and the model is asked all the same.
+  class_answers precomputed;
+  bool precomputed_shown = false;
   // The model's own words (its name, the prompt, the tokens it names) the fonts were asked for:
   // once per model and per reply (the page's fonts hold only the string table's characters).
   std::string fonts_name;
@@ -76,6 +81,10 @@ void model_session_frame(model_session* ms, const lab_state& s, model_service* s
 // reader asks for the model; false when the link carries none (or they were refused). What
 // model_session_frame does first; the early text (src/early/) does only this.
 bool model_session_show_carried(model_session* ms, const lab_state& s);
+// The early text of a whole-model view on the built-in model: the session as the page's first frame
+// has it (nothing of the model in yet) with the precomputed answer to the state's question shown;
+// false when `precomputed` has none.
+bool model_session_show_precomputed(model_session* ms, const lab_state& s);
 // There is a session to show: the model is open, or the link's answers are shown without it.
 bool model_session_active(const model_session& ms);
 // The reader asks for the model itself: the carried answers are then checked against it.

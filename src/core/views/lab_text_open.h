@@ -26,3 +26,9 @@ std::string lab_text_at_open(const lab_state& state, const pack_manifest& defaul
 // answers alone, with no model (model_session_show_carried), the link's values the carried model
 // lacks replaced as the app replaces them. Anything else: lab_text_at_open(state).
 std::string lab_text_at_open_carried(const lab_state& state);
+
+// The same for a whole-model view on the built-in model (no model=, no ans=) once the site's
+// precomputed answers (precomputed_answers.h, the file's text) are in: the view's words, "Opening
+// the whole model…", the precomputed mark and the answer's rows, as the app's first frames print
+// them until the model has loaded. Anything else, or a text that does not read: lab_text_at_open_carried(state).
+std::string lab_text_at_open_precomputed(const lab_state& state, const std::string& answers);

@@ -1,9 +1,11 @@
-// The mirror at opening of a class link (see lab_text_open.h): the early text's module for links
-// with ans= links this file, and with it the carried answers' decoder and the whole-model views'
-// rows, which the other early modules do without.
+// The mirror at opening of a class link, and of a whole-model view on the built-in model with its
+// precomputed answers (see lab_text_open.h): the early text's module for those links links this
+// file, and with it the answers' decoder and the whole-model views' rows, which the other early
+// modules do without.
 #include "core/views/lab_text_open.h"
 
 #include "core/experiments/live_session.h"
+#include "core/experiments/precomputed_answers.h"
 #include "core/lesson/faq.h"
 #include "core/base/strings.h"
 #include "core/views/lab_text.h"
@@ -19,6 +21,18 @@ std::string lab_text_at_open_carried(const lab_state& state) {
     model_session_apply_fallbacks(&s, fallbacks, ls.model);
     model_session_show_carried(&ls.model, s);
   }
+  const lab_lang saved = strings_lang();
+  strings_set_lang(s.lang);
+  std::string out = lab_text(s, &ls) + faq_text(s.view, 0);
+  strings_set_lang(saved);
+  return out;
+}
+
+std::string lab_text_at_open_precomputed(const lab_state& s, const std::string& answers) {
+  if (!lab_view_on_whole_model(s) || !s.model.empty() || !s.answers.empty()) return lab_text_at_open_carried(s);
+  live_session ls;
+  if (!precomputed_answers_read(answers, &ls.model.precomputed) || !model_session_show_precomputed(&ls.model, s))
+    return lab_text_at_open_carried(s);
   const lab_lang saved = strings_lang();
   strings_set_lang(s.lang);
   std::string out = lab_text(s, &ls) + faq_text(s.view, 0);

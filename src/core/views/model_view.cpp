@@ -64,12 +64,14 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
       else out.push_back(strf(tr(STR_MODEL_FAILED_AT), ms.location.c_str(), failure_text(st).c_str()));
       break;
     case MODEL_STATUS_READY:
-      if (ms.pending || !ms.have_reply) out.push_back(tr(STR_MODEL_RUNNING));  // a new question runs
+      if (ms.pending || !ms.have_reply || ms.precomputed_shown) out.push_back(tr(STR_MODEL_RUNNING));  // a new question runs
       // How many cores answer (a class's laptops differ by the host's headers, not only by cores).
       if (st.threads > 1) out.push_back(strf(tr(STR_MODEL_THREADS), std::to_string(st.threads).c_str()));
       else if (!st.isolated) out.push_back(tr(STR_MODEL_ONE_THREAD));
       break;
   }
+  // The built-in model's answer computed when the site was built, until the model gives its own.
+  if (ms.precomputed_shown) out.push_back(tr(STR_MODEL_PRECOMPUTED));
   if (ms.have_reply && ms.reply.error.fault != STREAM_OK) {
     const stream_error& e = ms.reply.error;
     out.push_back(e.reason.set() ? read_error_text(e.reason) : live_fault_text(e));
@@ -123,7 +125,7 @@ bool model_view_waiting(const model_session& ms, const lab_state& s) {
   // A class link's check still asking its questions: the count moves, then the verdict shows.
   const carried_link& c = ms.carried;
   const bool checking = c.check && ms.status.phase == MODEL_STATUS_READY && c.check_replies.size() < c.answers.answers.size();
-  return !model_view_ready(ms, s) || checking;
+  return !model_view_ready(ms, s) || checking || ms.precomputed_shown;  // precomputed: the model's own is on its way
 }
 
 // [SECTION] the rule book
