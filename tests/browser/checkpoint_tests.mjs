@@ -96,7 +96,8 @@ export function registerCheckpointTests(test, { expect, expectIncludes, cli }) {
       const twice = [...new Set(served.filter((r, i) => served.indexOf(r) !== i))];
       expect(sent >= 3 * GATE_BYTES && sent <= 1.1 * needed,
              `bytes sent for the safetensors file: ${sent}, needed ${needed}; ranges served more than once: ${twice.join(", ") || "none"}`);
-      // A reload: the config, index and header again (network first), no weight byte.
+      // A reload, once every record is stored: the config, index and header again (network first), no weight byte.
+      await cacheState(page);
       h.log.length = 0;
       await page.reload();
       await page.waitForSelector("body[data-lab-ready]");

@@ -55,6 +55,11 @@ const settled = async (page) => {
   return st;
 };
 
+// The built-in model's answer computed by the model in this page, not the site's precomputed one
+// (models/synthetic/answers.txt), which shows first, marked, while the model loads.
+const ownAnswer = (page) => page.waitForFunction(() => !/Precomputed: |预先算好：/.test(document.getElementById("lab-text").textContent),
+                                                 null, { timeout: TIMEOUT });
+
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
   const forwardIn = (dir, args) => JSON.parse(execFileSync(cli, ["forward", dir, ...args, "--json"], { encoding: "utf8" }));
   const forward = (site, args) => forwardIn(path.join(site.dir, "models", "synthetic"), args);
@@ -71,8 +76,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     expect(!asked.some((p) => /model_worker|swiglu_model/.test(p)), `the gates view fetched the model worker: ${asked.join(", ")}`);
     await clickItem(page, "view-rules");
     await waitForMirror(page, "P: ", TIMEOUT);
-    // The built-in model's precomputed numbers come first; the model's own replace them.
-    await page.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("Precomputed: "), null, { timeout: TIMEOUT });
+    await ownAnswer(page);  // the built-in model's precomputed numbers come first; the model's own replace them
     await waitForMirror(page, "P: ", TIMEOUT);
     for (const f of ["model_worker.js", "swiglu_model.js", "swiglu_model.wasm", "answers.txt"])
       expect(asked.filter((p) => p.endsWith("/" + f)).length === 1, `${f} fetched ${asked.filter((p) => p.endsWith("/" + f)).length} times`);
@@ -387,6 +391,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const from = where.log.length;  // the server's log: the worker's requests too
         const page = await openPage({ ...site, base: where.base }, "#v=1&view=rules&lang=en");
         await waitForMirror(page, row, TIMEOUT);
+        await ownAnswer(page);  // the model's, not the precomputed one
         const asked = where.log.slice(from).map((e) => e.path);
         const [iso, cores] = await page.evaluate(() => [self.crossOriginIsolated, navigator.hardwareConcurrency]);
         const threads = Math.min(8, cores);
