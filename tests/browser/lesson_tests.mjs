@@ -68,7 +68,7 @@ export function registerLessonTests(test, { expect, expectIncludes, shot }) {
     const page = await openPage(site, "#v=1&view=hand&lang=en", SCREENS[0]);
     await settledItems(page);
     await clickItem(page, "lesson-start");
-    await page.waitForFunction(() => location.hash.includes("path=hand,silu,budget,gates,perm,weights,quiz"));
+    await page.waitForFunction(() => location.hash.includes("path=hand,silu,budget,flow,gates,perm,weights,rules,quiz"));
     await settledItems(page);
     await shot(page, "phone-en-lesson-start");
     await clickItem(page, "path-next");

@@ -429,14 +429,15 @@ TEST_CASE("start the lesson: the first view opens the lessons' reading order as 
       CHECK_FALSE(item_probe_get("path-next"));
       page.click("lesson-start");
       const url_decoded u = page.url();
-      // hand,silu,budget,gates,perm,weights,quiz: lecture 002, lesson 001, chapter 4, the questions
-      CHECK(u.state.path == std::vector<int64_t>{LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
-                                                 LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_QUIZ});
-      CHECK(contains(platform_url_fragment(), "path=hand,silu,budget,gates,perm,weights,quiz"));
+      // hand,silu,budget,flow,gates,perm,weights,rules,quiz: lecture 002, lesson 001 (its exercise on
+      // the flow), chapter 4, lesson 003's rule book, the questions
+      CHECK(u.state.path == std::vector<int64_t>{LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_FLOW, LAB_VIEW_GATES,
+                                                 LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_RULES, LAB_VIEW_QUIZ});
+      CHECK(contains(platform_url_fragment(), "path=hand,silu,budget,flow,gates,perm,weights,rules,quiz"));
       CHECK(u.state.view == LAB_VIEW_HAND);
       CHECK_FALSE(item_probe_get("lesson-start"));  // the lesson bar has taken over
       scroll_through(page, "hand on the lesson path");
-      CHECK(shows(strf(tr_in(l, STR_PATH_STEP), "1", "7")));
+      CHECK(shows(strf(tr_in(l, STR_PATH_STEP), "1", "9")));
       page.click("path-next");
       CHECK(page.app.state.view == LAB_VIEW_SILU);
       CHECK(page.url().state.view == LAB_VIEW_SILU);

@@ -34,8 +34,8 @@ void lab_path_follow(lab_state* s) {
   else if (!path_place_ok(*s, s->path_at)) s->path_at = -1;  // no place on this path: the link says so
 }
 
-const lab_view LAB_LESSON_ORDER[] = {LAB_VIEW_HAND, LAB_VIEW_SILU, LAB_VIEW_BUDGET, LAB_VIEW_GATES,
-                                     LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_QUIZ};
+const lab_view LAB_LESSON_ORDER[] = {LAB_VIEW_HAND, LAB_VIEW_SILU,  LAB_VIEW_BUDGET,  LAB_VIEW_FLOW, LAB_VIEW_GATES,
+                                     LAB_VIEW_PERM, LAB_VIEW_WEIGHTS, LAB_VIEW_RULES, LAB_VIEW_QUIZ};
 const int LAB_LESSON_ORDER_COUNT = int(sizeof LAB_LESSON_ORDER / sizeof LAB_LESSON_ORDER[0]);
 
 void lab_lesson_start(lab_state* s) {

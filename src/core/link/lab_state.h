@@ -115,9 +115,11 @@ bool lab_path_step(lab_state* s, int direction);
 void lab_path_follow(lab_state* s);
 
 // The lessons' own reading order, as a path: lecture 002's hand calculation first, then lesson
-// 001's SiLU and parameter budget, chapter 4's real weights (000/003: the gate fractions, the
-// per-token experiments, the "rule book" of one unit), and last the questions of 001 and 000/003.
-// hand,silu,budget,gates,perm,weights,quiz
+// 001's SiLU, parameter budget and exercise on what each layer's MLP adds, chapter 4's real weights
+// (000/003: the gate fractions, the per-token experiments, the weights), lesson 003's rule book of
+// one unit, and last the questions of 001 and 000/003. (The whole model's views open on the
+// built-in model's precomputed numbers, so a phone on the path does not wait for it.)
+// hand,silu,budget,flow,gates,perm,weights,rules,quiz
 extern const lab_view LAB_LESSON_ORDER[];
 extern const int LAB_LESSON_ORDER_COUNT;
 // "Start the lesson": the state follows that path from its first view, the hand calculation at
