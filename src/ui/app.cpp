@@ -348,6 +348,9 @@ void lab_app_frame(lab_app* app, double now) {
     const std::vector<live_fallback> fallbacks = model_session_fallbacks(app->live.model, app->state);
     for (const live_fallback& f : fallbacks) app->notices.push_back(live_fallback_text(f));
     model_session_apply_fallbacks(&app->state, fallbacks, app->live.model);
+    // A pack= the whole model does not read: said once; the link keeps it for the views that do.
+    if (!app->state.pack.empty() && app->state.pack != app->pack_said) app->notices.push_back(lab_pack_unused_text(app->state.pack));
+    app->pack_said = app->state.pack;
     // A link's answers that cannot be read: said once, and the view asks the model instead.
     answers_refusal& refused = app->live.model.carried.refusal;
     if (refused.code != ANSWERS_OK) {

@@ -26,6 +26,7 @@ struct lab_app {
   float font_scale_written = 0;       // io.FontGlobalScale as the page last set it (ui=present's factor on the base)
   bool explored = false;              // "Explore freely" pressed since the link was read (view buttons back)
   std::vector<std::string> notices;   // from the last link read, until dismissed
+  std::string pack_said;              // the pack= a whole-model view last said it does not use
   std::string written_fragment;       // what the URL holds now, to write only on change
   int written_view = -1, written_at = -1;  // its view and place on the path: a change of view is a history entry
   std::string written_model;               // and its model=: taking up an offer, or the way back, is one too

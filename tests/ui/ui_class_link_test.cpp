@@ -307,3 +307,64 @@ TEST_CASE("precomputed answers: the built-in model's first answers show at once,
     platform_native_fetch()->faults.clear();
   }
 }
+
+// A pack= on the whole model's views is not used there: said once in the notice (en, zh), quoted
+// as notices quote, and kept in the link for the views that read packs.
+TEST_CASE("pack= on the rule book, the flow and the gates view on the stream is said once and kept in the link") {
+  class_site site;
+  for (lab_lang lang : {LAB_LANG_EN, LAB_LANG_ZH})
+    for (const char* view : {"rules", "flow", "gates&in=stream"}) {
+      const std::string link = std::string("#v=1&view=") + view + "&pack=nothing/&lang=" + (lang == LAB_LANG_ZH ? "zh" : "en");
+      INFO(link);
+      headless_page page(link);
+      site.settle_until(page, [&] { return class_site::shown(page); });
+      int said = 0;
+      for (const std::string& n : page.app.notices) said += contains(n, "pack") && contains(n, "nothing/");
+      CHECK(said == 1);
+      const std::string words = tr_in(lang, STR_NOTICE_PACK_UNUSED);
+      bool in_language = false;
+      for (const std::string& n : page.app.notices) in_language |= n.compare(0, 12, words, 0, 12) == 0;
+      CHECK(in_language);
+      CHECK(page.url().state.pack == "nothing/");
+      CHECK(class_site::shown(page));  // the view runs as without it
+    }
+  headless_page page("#v=1&view=rules");
+  site.settle_until(page, [&] { return class_site::shown(page); });
+  for (const std::string& n : page.app.notices) CHECK_FALSE(contains(n, "pack"));
+}
+
+// The class link names the weights the teacher's page read (the host's ETags, as a short digest):
+// the student's page says that revision, and "Check them yourself" says when the host's files are
+// no longer those (another ETag), beside the verdict on the numbers.
+TEST_CASE("class link: the teacher's revision travels with the answers; a check on changed files says so") {
+  class_site site;
+  const std::string shard = "hub/qwen/model.safetensors-00001-of-00001.safetensors";
+  platform_native_fetch()->etags[shard] = "\"weights-v1\"";
+  std::string link, revision;
+  {
+    headless_page teacher("#v=1&view=flow&model=hub/qwen/");
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+    revision = teacher.app.live.model.status.revision;
+    teacher.click("class-add");
+    link = "#" + url_encode(teacher.app.state);
+  }
+  REQUIRE(revision.size() == 12);
+  for (lab_lang lang : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    headless_page student(link + (lang == LAB_LANG_ZH ? "&lang=zh" : ""));
+    REQUIRE(site.settle_until(student, [&] { return class_site::shown(student); }, 60));
+    CHECK(contains(student.mirror(), strf(tr_in(lang, STR_CARRIED_REVISION), revision.c_str())));
+  }
+  // The host's file replaced by one with the same bytes and another ETag: the numbers agree, and
+  // the page says the files are not the teacher's.
+  platform_native_fetch()->cache_clear("");
+  platform_native_model_reset();
+  platform_native_fetch()->etags[shard] = "\"weights-v2\"";
+  headless_page student(link);
+  REQUIRE(site.settle_until(student, [&] { return class_site::shown(student); }, 60));
+  student.click("class-check");
+  REQUIRE(site.settle_until(student, [&] { return contains(student.mirror(), strf(tr(STR_CARRIED_AGREE), "1")); }));
+  const std::string now = student.app.live.model.status.revision;
+  CHECK(now.size() == 12);
+  CHECK(now != revision);
+  CHECK(contains(student.mirror(), strf(tr(STR_CARRIED_OTHER_REVISION), revision.c_str(), now.c_str())));
+}

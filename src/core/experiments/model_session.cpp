@@ -287,6 +287,7 @@ bool model_session_add_to_link(const model_session& ms, lab_state* s) {
     a = class_answers();
     a.model = s->model;
     a.name = ms.status.name;
+    a.revision = ms.status.revision;
     a.layers = ms.status.layers, a.hidden = ms.status.hidden, a.intermediate = ms.status.intermediate, a.vocab = ms.status.vocab;
     a.synthetic = ms.status.synthetic;
   }

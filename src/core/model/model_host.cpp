@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/base/hash.h"
 #include "core/base/parallel_rows.h"
+#include "core/base/strings.h"
 #include "core/kernels/kernels.h"
 #include "core/base/number_format.h"
 
@@ -73,6 +75,20 @@ void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double 
   if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &error)) tokenizer_ = std::move(t);
 }
 
+// Which weights these are, as far as the host says: a Hub link's revision when it names one (a
+// commit, a tag), else the shards' ETags as one short digest (a file replaced on the host gives
+// another), else "" (a host that sends no ETag). A class link carries it (class_answers.h).
+static std::string weights_revision(const model_location& where, const checkpoint_opened* opened) {
+  if (where.hub && where.revision != "main") return where.revision.size() == 40 ? where.revision.substr(0, 12) : where.revision;
+  if (!opened || opened->shards.empty()) return "";
+  std::string etags;
+  for (const file_identity& id : opened->shards) {
+    if (id.etag.empty()) return "";
+    etags += id.etag + "\n";
+  }
+  return strf("%012llx", (unsigned long long)(hash64(etags.data(), etags.size()) >> 16));
+}
+
 model_status model_host::status() const {
   model_status s;
   s.location = location_;
@@ -92,6 +108,7 @@ model_status model_host::status() const {
   if (L.phase() != MODEL_OPENING && L.phase() != MODEL_FAILED) {
     const model_spec& sp = L.spec();
     s.name = where_.hub ? where_.id() : !sp.base.name_or_path.empty() ? sp.base.name_or_path : location_;
+    s.revision = weights_revision(where_, L.opened());
     s.synthetic = sp.base.synthetic;
     s.layers = (int)sp.base.layers;
     for (model_mixer m : sp.mixers) s.linear_layers += m == MIXER_LINEAR_ATTENTION;

@@ -262,6 +262,8 @@ static std::string clip_quote(const std::string& s) {
   return s.substr(0, end) + "…";
 }
 
+std::string lab_pack_unused_text(const std::string& pack) { return strf(tr(STR_NOTICE_PACK_UNUSED), clip_quote(pack).c_str()); }
+
 std::string lab_link_value_text(const std::string& key, const std::string& value) {
   if (value != "-1") return value;
   if (key == "htok") return tr(STR_VALUE_ALL_TOKENS);

@@ -82,5 +82,8 @@ std::string lab_quiz_number_text(int quiz);
 
 // One sentence for a link problem, e.g. "Link key 'x' has an unreadable value 'abc': ...".
 std::string lab_notice_text(const url_notice& notice);
+// A pack= on a view that runs the whole model (the rule book, the flow, the gates view on the
+// stream): not used there, kept in the link for the views that read packs (quoted as notices are).
+std::string lab_pack_unused_text(const std::string& pack);
 // A key's value as a notice says it: the -1 of htok, layer and at in words ("all tokens").
 std::string lab_link_value_text(const std::string& key, const std::string& value);

@@ -1,6 +1,8 @@
 // The whole model's views as rows, built once for the panel and the mirror
 // (view_rows.h): the rule book (view=rules, lesson 003's figure) and what each layer's MLP adds
-// (view=flow, lesson 001's exercise), and the model's own status line above them.
+// (view=flow, lesson 001's exercise), and the model's own status line above them. One interface,
+// three files: the status and the tokens as printed (model_status_text.cpp), each view's rows
+// (model_rows.cpp), the mirror and the check of a link's answers (model_view.cpp).
 #pragma once
 
 #include <string>
