@@ -28,7 +28,13 @@ const stored = (page) => page.evaluate(async () => {
   const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("swiglu-lab-model", { create: true });
   const files = [];
   const it = dir.entries();
-  for (let e = await it.next(); !e.done; e = await it.next()) files.push({ name: e.value[0], size: (await e.value[1].getFile()).size });
+  for (let e = await it.next(); !e.done; e = await it.next()) {
+    try {  // a record the worker replaces between the listing and the read is read on the next poll
+      files.push({ name: e.value[0], size: (await e.value[1].getFile()).size });
+    } catch (err) {
+      if (err.name !== "NotFoundError") throw err;
+    }
+  }
   const blobs = await new Promise((resolve) => {
     const open = indexedDB.open("swiglu-lab-model");
     open.onsuccess = () => {
@@ -94,6 +100,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const first = base.top[0];
         const row = `id ${first.id}${w.sep}P${w.colon}${pct(first.p)}`;
         await waitForMirror(page, row, TIMEOUT);
+        await ownAnswer(page);  // the screen then stays: no loading line moving under the comparison or a tap
         const text = await mirror(page);
         expectIncludes(text, w.synthetic, `${where}: the mirror says the model is synthetic`);
         for (const t of base.top) expectIncludes(text, `id ${t.id}${w.sep}P${w.colon}${pct(t.p)}`, `${where}: the top 10`);
@@ -132,6 +139,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const page = await openPage(site, `#v=1&view=flow&lang=${lang}`, screen);
         const last = run.flow.length - 1;
         await waitForMirror(page, `${w.layer(last)}${w.colon}|MLP|`, TIMEOUT);
+        await ownAnswer(page);
         const text = await mirror(page);
         for (let l = 0; l < run.flow.length; l++) {
           const f = run.flow[l];
@@ -150,6 +158,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const where = screen.phone ? "phone" : "laptop";
         const page = await openPage(site, `#v=1&view=flow&lang=${lang}`, screen);
         await waitForMirror(page, `${w.layer(23)}${w.colon}|MLP|`, TIMEOUT);
+        await ownAnswer(page);
         await bringIntoView(page, "flow-layer-23", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
         await clickItem(page, "flow-layer-23");
         await page.waitForFunction(() => location.hash.includes("layer=23"), null, { timeout: TIMEOUT });
@@ -184,6 +193,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const height = async (link) => {
           const page = await openPage(site, link, PROJECTOR);
           await waitForMirror(page, `${words[lang].layer(23)}`, TIMEOUT);
+          await ownAnswer(page);
           await fontsSettled(page);
           const items = await settledItems(page);
           const prompt = items.find((it) => it.text && it.text.startsWith(lang === "en" ? "Prompt" : "提示"));
@@ -213,6 +223,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const share = (c) => c.open / c.total, neg = (c) => c.negative / c.total;
         await waitForMirror(page, `${w.layer(23)}`, TIMEOUT);
         await waitForMirror(page, pct2(share(run.gates_stream[2])), TIMEOUT);
+        await ownAnswer(page);
         const text = await mirror(page);
         for (let i = 0; i < 3; i++) {
           for (const c of [run.gates_stream[i], run.gates_shortcut[i]]) {
@@ -244,6 +255,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       const where = screen.phone ? "phone" : "laptop";
       const page = await openPage(site, `#v=1&view=rules&lang=${lang}`, screen);
       await waitForMirror(page, `P${w.colon}`, TIMEOUT);
+      await ownAnswer(page);
       await bringIntoView(page, "rules-token-1", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
       await clickItem(page, "rules-token-1");
       await page.waitForFunction(() => location.hash.includes("tok=1"), null, { timeout: TIMEOUT });
@@ -478,6 +490,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const off = `rules-off-${unit.layer}-${unit.unit}`;
         const teacher = await openPage(site, `#v=1&view=rules&lang=en${model}${extra}`);
         await waitForMirror(teacher, "writes toward", TIMEOUT);
+        await ownAnswer(teacher);
         const answers = [];
         const press = async (page, name, phone = false) => {
           await bringIntoView(page, name, { phone, height: phone ? 844 : 800 });
