@@ -196,7 +196,8 @@ set(EARLY_CORE_SOURCES
 set(EARLY_CLASS_SOURCES
   src/core/views/lab_text_open_carried.cpp src/core/views/class_answers.cpp src/core/views/model_view.cpp
   src/core/views/model_status_text.cpp src/core/views/model_rows.cpp
-  src/core/views/fault_text.cpp src/core/experiments/model_session.cpp src/core/model/model_protocol.cpp
+  src/core/views/fault_text.cpp src/core/views/model_offer.cpp src/core/experiments/model_session.cpp
+  src/core/model/model_protocol.cpp
   src/core/experiments/precomputed_answers.cpp)
 foreach(f ${EARLY_CORE_SOURCES} ${EARLY_CLASS_SOURCES})
   if(NOT f IN_LIST SWIGLU_CORE_SOURCES)

@@ -342,6 +342,8 @@ void lab_app_frame(lab_app* app, double now) {
   const lab_view_info& v = lab_view_get(app->state.view);
   app->choice = live_choice();
   const bool whole_model = lab_view_on_whole_model(app->state);  // its own session and status, no MLP source
+  lab_state quiz_asked;
+  if (quiz_asks_whole_model(app->state, &quiz_asked)) model_views_frame(&app->live, quiz_asked, now);
   if (whole_model) {
     model_views_frame(&app->live, app->state, now);
     // Link values this model does not have: said once in the notice, the link rewritten to what is shown.

@@ -93,7 +93,7 @@ void flow_panel_draw(void* self, panel_frame* f) {
   lab_state* s = f->state;
   if (!model_session_active(f->live->model)) return;
   model_session& ms = f->live->model;
-  widget_text_wrapped(tr(STR_FLOW_INTRO));
+  widget_prose(tr(STR_FLOW_INTRO));
   model_status_draw(f->live, s, f->now, f->controls);
   m->waiting = model_view_waiting(ms, *s);
   if (!model_view_ready(ms, *s)) return;

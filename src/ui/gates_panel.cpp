@@ -226,7 +226,7 @@ static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first,
   }
   widget_prose(tr(STR_GATES_INTRO));
   gates_input_choice(s);
-  widget_text_wrapped(tr(STR_GATES_STREAM_NOTE));
+  widget_prose(tr(STR_GATES_STREAM_NOTE));
   if (!ms) return;
   model_status_draw(ls, s, now, controls);
   if (!ready) return;

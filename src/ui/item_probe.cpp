@@ -52,6 +52,10 @@ void item_probe(const char* name) {
   record(name, "", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetItemID());
 }
 
+void item_probe(const char* name, const std::string& label) {
+  record(name, label, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetItemID());
+}
+
 void item_probe_text(const std::string& text) {
   record("", text, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), 0);
 }

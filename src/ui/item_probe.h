@@ -22,6 +22,9 @@ struct item_record {
 
 // Records the item just submitted under `name`.
 void item_probe(const char* name);
+// The same for a control whose label holds numbers ("Clear cache (2.4 MiB)"): recorded with its
+// label, so the tests' "every number on screen is in the mirror" covers it.
+void item_probe(const char* name, const std::string& label);
 // Records a text the page printed (called by widget_text for every printed text).
 void item_probe_text(const std::string& text);
 // Records a shape or label drawn straight onto the draw list, in screen coordinates.

@@ -17,7 +17,7 @@ void model_offer_draw(lab_state* s, live_session* ls, const live_choice& c) {
     label = model_offer_button(bytes, true);
   if (ImGui::SmallButton(label.c_str())) model_offer_apply(s);  // the link follows the state
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model_offer_detail(bytes).c_str());
-  item_probe("model-offer");
+  item_probe("model-offer", label);
 }
 
 uint64_t cache_bytes_held() {
@@ -39,7 +39,7 @@ void cache_clear_draw(live_session* ls, double now) {
     widget_same_line_if_fits(widget_button_width(label.c_str()));
     if (ImGui::SmallButton(label.c_str()))
       ls->cache_note = cache_cleared_text((client ? client->cache_clear("") : 0) + (model ? model->model_clear_cache() : 0));
-    item_probe("cache-clear");
+    item_probe("cache-clear", label);
   }
   if (!ls->cache_note.empty()) widget_text_wrapped(ls->cache_note);
 }

@@ -19,13 +19,8 @@ void model_views_frame(live_session* ls, const lab_state& s, double now) {
   if (!text.empty()) platform_fonts_need(text);
 }
 
-// The real model instead of the built-in one (never under lock=1: a student keeps the teacher's model).
-static bool offer_shown(const model_session& ms, const lab_state& s) {
-  return ms.status.synthetic && model_session_builtin(ms) && !s.lock;
-}
-
 bool model_status_extras_shown(const live_session& ls, const lab_state& s) {
-  return offer_shown(ls.model, s) || cache_bytes_held() > 0 || !ls.cache_note.empty();
+  return model_offer_whole_shown(ls.model, s) || cache_bytes_held() > 0 || !ls.cache_note.empty();
 }
 
 void model_status_draw(live_session* ls, lab_state* s, double now, bool controls) {
@@ -38,15 +33,16 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
     return;
   }
   // The teacher's page: this answer into the link (Copy link and the QR code then carry it).
-  if (model_view_ready(*ms, *s) && !ms->precomputed_shown && !s->lock) {
-    const std::string add = strf(tr(STR_CARRIED_ADD), std::to_string(ms->carried.answers.answers.size()).c_str(),
-                                 std::to_string((int)CLASS_ANSWERS_MAX).c_str());
+  if (carried_add_shown(*ms, *s)) {
+    const std::string add = carried_add_button(*ms);
     if (ImGui::Button(add.c_str())) ms->carried.full = !model_session_add_to_link(*ms, s);
-    item_probe("class-add");
+    item_probe("class-add", add);
   }
-  if (controls && offer_shown(*ms, *s)) {
-    if (ImGui::SmallButton(tr(STR_OFFER_BUTTON))) model_offer_apply(s);  // model= follows; other settings stay
-    item_probe("model-offer-whole");
+  if (controls && model_offer_whole_shown(*ms, *s)) {
+    std::string label = model_offer_whole_button();
+    if (widget_button_width(label.c_str()) > ImGui::GetContentRegionAvail().x) label = model_offer_whole_button(true);
+    if (ImGui::SmallButton(label.c_str())) model_offer_apply(s);  // model= follows; other settings stay
+    item_probe("model-offer-whole", label);
     widget_text_wrapped(tr(STR_MODEL_OFFER_NOTE));
   }
   if (controls) cache_clear_draw(ls, now);
@@ -56,7 +52,7 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
   if (const uint64_t bytes = model_download_to_confirm(*ms)) {
     const std::string go = strf(tr(STR_MODEL_GO), fmt_mb((int64_t)bytes).c_str());
     if (ImGui::Button(go.c_str())) svc->model_go();
-    item_probe("model-go");
+    item_probe("model-go", go);
   }
   if (st.phase == MODEL_STATUS_LOADING && !st.paused) {
     if (ImGui::Button(tr(STR_LIVE_CANCEL))) svc->model_cancel();

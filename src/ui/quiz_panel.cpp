@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "core/views/lab_text.h"
+#include "core/views/live_view.h"
+#include "core/views/model_view.h"
 #include "core/base/strings.h"
 #include "core/views/view_table.h"
 #include "imgui.h"
@@ -131,7 +133,7 @@ static void feedback(quiz_panel* p, lab_state* s, quiz_id q, const quiz_live_ans
   }
 }
 
-static void quiz_draw(quiz_panel* p, lab_state* s, const quiz_live_answers& live) {
+static void quiz_draw(quiz_panel* p, lab_state* s, live_session* ls, const quiz_live_answers& live) {
   widget_text_wrapped(tr(STR_QUIZ_INTRO));
   ImGui::AlignTextToFramePadding();
   widget_text(quiz_progress_text(p->progress));
@@ -147,6 +149,10 @@ static void quiz_draw(quiz_panel* p, lab_state* s, const quiz_live_answers& live
   const quiz_id q = current(s);
   widget_text_disabled(tr(section_of(q)));
   widget_text_wrapped(lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, *s, live));
+  const std::vector<std::string> model_lines = quiz_model_lines(*s, ls);
+  for (const std::string& line : model_lines) widget_text_wrapped_disabled(line);
+  lab_state asked;
+  p->waiting = quiz_asks_whole_model(*s, &asked) && ls && model_view_waiting(ls->model, asked);
   ImGui::Spacing();
   if (QUIZ[q].kind == QUIZ_KIND_CHOICE) choice_options(p, q, live);
   else typed_answer(p, q, live);
@@ -190,8 +196,10 @@ void* quiz_panel_init() {
   return p;
 }
 void quiz_panel_keys(void*, panel_frame*) {}
-void quiz_panel_draw(void* self, panel_frame* f) { quiz_draw((quiz_panel*)self, f->state, quiz_live_from(*f->state, f->live)); }
-bool quiz_panel_animating(const void*, double) { return false; }
+void quiz_panel_draw(void* self, panel_frame* f) {
+  quiz_draw((quiz_panel*)self, f->state, f->live, quiz_live_from(*f->state, f->live));
+}
+bool quiz_panel_animating(const void* self, double) { return ((const quiz_panel*)self)->waiting; }
 std::string quiz_panel_text(const void* self, panel_frame* f) {
   const quiz_panel* p = (const quiz_panel*)self;
   return lab_quiz_progress_text(p->progress) + quiz_checked_text(p, *f->state, quiz_live_from(*f->state, f->live));

@@ -19,6 +19,7 @@ struct quiz_panel {
   char typed[QUIZ_COUNT][QUIZ_TYPED_MAX];
   quiz_verdict shown[QUIZ_COUNT];  // the verdict of the last check, until the answer changes
   quiz_progress progress;          // what this browser keeps
+  bool waiting = false;            // the flow question's answer is on its way from the whole model
 };
 
 // The panel's row is in ui/panels.inc (ui/panel.h): it draws into the current window and edits

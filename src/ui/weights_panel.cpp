@@ -280,12 +280,13 @@ static void weights_draw(weights_panel* w, lab_state* s, live_session* ls, const
   vector_plot(tr(STR_WEIGHTS_DOWN_COL), "weights-plot-down", u.down_col, COLOR_DOWN);
   const view_row silu = weights_silu_row(*s, ls, c);  // the mirror prints the same row
   if (!silu.cells.empty()) {
-    widget_text(silu.label);
+    widget_text_wrapped(silu.label);
     for (const view_cell& cell : silu.cells) {
       const std::string text = view_cell_text(cell);
       widget_same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::GetFontSize());
       widget_text_colored(widget_tone_color(cell.tone), text);
     }
+    widget_text_wrapped_disabled(tr(STR_WEIGHTS_SILU_INPUT));
   }
 }
 

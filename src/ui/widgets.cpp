@@ -74,6 +74,12 @@ void widget_text_disabled(const std::string& text) {
   widget_text_colored(ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
 }
 
+void widget_text_wrapped_disabled(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+  widget_text_wrapped(text);
+  ImGui::PopStyleColor();
+}
+
 // The right edge of what a person sees, in screen coordinates: the window's visible inner edge
 // (its scrollbar's room kept free so the layout does not jump), or a table cell's edge.
 static float visible_right_abs() {

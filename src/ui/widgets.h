@@ -54,6 +54,7 @@ void widget_text(const std::string& text);
 void widget_text_colored(ImU32 color, const std::string& text);
 void widget_text_disabled(const std::string& text);
 void widget_text_wrapped(const std::string& text);
+void widget_text_wrapped_disabled(const std::string& text);  // a note under a figure, greyed
 // The line breaks widget_text_wrapped draws at `width` pixels (current font): breaks at spaces,
 // and in Chinese between characters; never inside a number or a Latin word ("-0.278",
 // "qwen3.5-0.8b") unless it alone is wider than a line, never with CJK closing punctuation

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startHub } from "./hub.mjs";
-import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle, waitUntil, startServer } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle, waitUntil, startServer, typeInField } from "./browser.mjs";
 
 const TIMEOUT = 90000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -149,6 +149,29 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         await shot(page, `model-flow-${lang}-${where}`);
         await page.context().close();
       }
+    });
+
+  // Lesson 001's exercise as a quiz, from its link alone: no view opened the flow before.
+  const QUIZ_WORDS = {
+    en: { offPart: ", with Layer 23, unit 75 switched off)", right: "Right.", wrong: "Not this one." },
+    zh: { offPart: "上，关闭 第 23 层，单元 75）", right: "答对了。", wrong: "不对。" },
+  };
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: the flow's quiz question answered from its link on a phone, the switch-off named`, async (site) => {
+      const q = QUIZ_WORDS[lang];
+      const run = forward(site, ["--text", "中国的首都是", "--off", "23:75"]);
+      const ratios = run.flow.map((f) => f.mlp_l2 / f.out_l2);
+      const largest = ratios.indexOf(Math.max(...ratios));
+      const page = await openPage(site, `#v=1&view=quiz&quiz=flow&off=23:75&lang=${lang}`, PHONE);
+      await waitForMirror(page, q.offPart, TIMEOUT);
+      await typeInField(page, "quiz-answer", String(largest === 0 ? 1 : largest - 1));
+      await waitForMirror(page, q.wrong, TIMEOUT);
+      await typeInField(page, "quiz-answer", String(largest));
+      await waitForMirror(page, q.right, TIMEOUT);
+      expectIncludes(await hash(page), "off=23:75", "the link");
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await shot(page, `model-quiz-flow-${lang}-phone`);
+      await page.context().close();
     });
 
   for (const lang of ["en", "zh"])

@@ -2,6 +2,7 @@
 // 000/003 (752M, 35 %, 264,241,152, ≈ 233M), decode traffic (22 MB, 528 MB, int8), the glossary
 // and common questions in both languages, the quiz's checkers right and wrong, progress storage,
 // and the text mirror of the new views.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -72,8 +73,9 @@ TEST_CASE("decode traffic per token from the budget's counts: 22 MB a layer, 528
 
 TEST_CASE("glossary: the lessons' terms and the views' words, each defined in both languages") {
   const char* lesson_terms[] = {"MLP block", "SwiGLU", "SiLU", "intermediate_dim", "residual stream", "residual connection",
-                                "gate", "up", "down", "intermediate unit", "token", "probe", "int8 weights"};
-  REQUIRE(GLOSSARY_COUNT == 13);
+                                "gate", "up", "down", "intermediate unit", "token", "probe", "int8 weights",
+                                "L2", "probability", "logit", "token id", "writes toward"};
+  REQUIRE(GLOSSARY_COUNT == 18);
   std::set<std::string> names;
   for (int i = 0; i < GLOSSARY_COUNT; ++i) {
     const glossary_term& t = GLOSSARY[i];
@@ -105,6 +107,8 @@ TEST_CASE("glossary: the terms a text holds, a longer term winning over the one 
   CHECK(found("each intermediate unit", LAB_LANG_EN) == std::set<int>{GLOSSARY_INTERMEDIATE_UNIT});
   CHECK(found("残差流和残差连接", LAB_LANG_ZH) == std::set<int>{GLOSSARY_RESIDUAL_STREAM, GLOSSARY_RESIDUAL_CONNECTION});
   CHECK(found("nothing here", LAB_LANG_EN).empty());
+  // "token id" is one term, not "token" and a word after it.
+  CHECK(found("a token id and a token", LAB_LANG_EN) == std::set<int>{GLOSSARY_TOKEN_ID, GLOSSARY_TOKEN});
   // "int8 weights" is one term; SiLU inside "SwiGLU" is not (different letters).
   CHECK(found("int8 weights and SwiGLU", LAB_LANG_EN) == std::set<int>{GLOSSARY_INT8, GLOSSARY_SWIGLU});
 }
@@ -143,6 +147,11 @@ TEST_CASE("glossary in prose: a paragraph cut into plain runs and term reference
   // The views' own prose holds terms in both languages.
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
     CHECK(glossary_find_in(tr_in(l, STR_HAND_INTRO), l) == std::vector<glossary_id>{GLOSSARY_SWIGLU, GLOSSARY_SILU});
+    // The whole model's views mark their words: the flow's L2 and residual stream, the rule book's probability.
+    CHECK(glossary_find_in(tr_in(l, STR_FLOW_INTRO), l) ==
+          std::vector<glossary_id>{GLOSSARY_RESIDUAL_STREAM, GLOSSARY_TOKEN, GLOSSARY_L2});
+    const std::vector<glossary_id> rules = glossary_find_in(tr_in(l, STR_RULES_INTRO), l);
+    CHECK(std::find(rules.begin(), rules.end(), GLOSSARY_PROBABILITY) != rules.end());
     CHECK(glossary_find_in(tr_in(l, STR_FAQ_WIDEN_A), l) == std::vector<glossary_id>{GLOSSARY_SILU, GLOSSARY_RESIDUAL_STREAM, GLOSSARY_INTERMEDIATE_UNIT});
   }
 }

@@ -37,6 +37,13 @@ TEST_CASE("rule book: the top tokens, the units, a unit switched off by a tap, e
       scroll_through(page, "rules " + lang);
       check_mirror_has_every_number(page.mirror(), "rules " + lang, 20);
       CHECK(contains(page.mirror(), tr_in(l, STR_MODEL_SYNTHETIC)));  // labelled synthetic
+      // The real model's offer says its download on the button, on screen and in the mirror:
+      // 0.75 billion BF16 values, 1.5 GB.
+      const char* size = l == LAB_LANG_EN ? "(about 1.5 GB)" : "（约 1.5 GB）";
+      const item_record* offer = item_probe_get("model-offer-whole");
+      REQUIRE(offer);
+      CHECK(contains(offer->text, size));
+      CHECK(contains(page.mirror(), size));
     }
   // A tap on the most active unit's Switch off: off= in the link, and before → after as run directly.
   headless_page page("#v=1&view=rules&ids=1,2,3&lang=en");
@@ -189,6 +196,9 @@ TEST_CASE("rule book: units for a picked token (tok=), a picked unit's condition
   CHECK(s.layer == at1[0].unit.layer);
   CHECK(s.unit == at1[0].unit.unit);
   CHECK(s.matrix == MLP_GATE);
+  // The weights view reads the unit on its own input, and says so: not the rule book's stream.
+  REQUIRE(model_site::settle_until(page, tr(STR_WEIGHTS_SILU)));
+  CHECK(contains(page.mirror(), tr(STR_WEIGHTS_SILU_INPUT)));
 }
 
 TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; the quiz's flow question checked against them") {
@@ -209,4 +219,35 @@ TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; th
   answer_typed(page, std::to_string(largest).c_str());
   CHECK(contains(page.mirror(), "Right."));
   CHECK(contains(page.mirror(), "layer " + std::to_string(largest) + ", ratio"));
+}
+
+TEST_CASE("quiz: the flow question answered from its link alone, the switched-off units and the token named") {
+  model_site site;
+  direct_run direct(site.files);
+  const forward_trace run = direct.forward({1, 2, 3, 4}, {unit_ref{23, 75}});
+  const int largest = direct_largest_flow(run, 2);  // tok=2: the third token
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    const std::string lang = l == LAB_LANG_EN ? "en" : "zh";
+    INFO(lang);
+    // A fresh page on the quiz: no view opened the flow before; the quiz asks the model itself.
+    headless_page page("#v=1&view=quiz&quiz=flow&ids=1,2,3,4&tok=2&off=23:75&lang=" + lang);
+    const std::string off_q = tr_in(l, STR_QUIZ_FLOW_Q_OFF);
+    const std::string asked = off_q.substr(0, off_q.find("%s"));
+    REQUIRE(model_site::settle_until(page, asked));
+    const std::string mirror = page.mirror();
+    // The words before the switched-off units (", with " / " 上，关闭 "), which the plain question lacks.
+    const size_t second = off_q.find("%s", off_q.find("%s") + 2) + 2;
+    CHECK(contains(mirror, off_q.substr(second, off_q.find("%s", second) - second)));
+    CHECK(contains(mirror, strf(tr_in(l, STR_LIVE_LAYER_N), "23")));  // the switched-off unit named
+    CHECK_FALSE(contains(mirror, tr_in(l, STR_QUIZ_FLOW_Q_FIRST)));
+    answer_typed(page, std::to_string(largest == 0 ? 1 : largest - 1).c_str());
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_WRONG)));
+    answer_typed(page, std::to_string(largest).c_str());
+    CHECK(contains(page.mirror(), tr_in(l, STR_QUIZ_RIGHT)));
+    CHECK(page.url().state.off == std::vector<int64_t>{23, 75});  // the link kept as it came
+  }
+  // Without off=, the question reads as before: the prompt and the token, no switch-off.
+  headless_page page("#v=1&view=quiz&quiz=flow&ids=1,2,3,4&lang=en");
+  REQUIRE(model_site::settle_until(page, "at the token"));
+  CHECK_FALSE(contains(page.mirror(), "switched off"));
 }

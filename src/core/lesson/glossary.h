@@ -1,7 +1,7 @@
 // The lessons' terms, each with a definition in both languages (strings.inc, [SECTION] lesson):
 // lesson 001's glossary (MLP block, SwiGLU, SiLU, intermediate_dim, residual stream, residual
 // connection) and the words the live views use (gate, up, down, intermediate unit, token, probe,
-// int8 weights). The glossary view lists them all; a view's prose marks where a term appears
+// int8 weights), and the whole model's (L2, probability, logit, token id, writes toward). The glossary view lists them all; a view's prose marks where a term appears
 // (glossary_runs: the page draws the marked runs, a tap or Enter opens a definition, and the
 // mirror carries the open one: glossary_mirror_text).
 #pragma once
@@ -25,6 +25,11 @@ enum glossary_id {
   GLOSSARY_TOKEN,
   GLOSSARY_PROBE,
   GLOSSARY_INT8,
+  GLOSSARY_L2,  // the whole model's views' words
+  GLOSSARY_PROBABILITY,
+  GLOSSARY_LOGIT,
+  GLOSSARY_TOKEN_ID,
+  GLOSSARY_WRITES_TOWARD,
   GLOSSARY_COUNT
 };
 

@@ -169,6 +169,8 @@ std::string quiz_prompt(quiz_id q, const lab_state& s, const quiz_live_answers& 
     case QUIZ_CHANGE: return strf(tr(QUIZ[q].prompt), std::to_string(lab_changed_token(s)).c_str());
     case QUIZ_FLOW:
       if (!live.flow_ready) return tr(STR_QUIZ_FLOW_Q_FIRST);
+      if (!live.flow_off.empty())
+        return strf(tr(STR_QUIZ_FLOW_Q_OFF), live.flow_prompt.c_str(), live.flow_token.c_str(), live.flow_off.c_str());
       return strf(tr(QUIZ[q].prompt), live.flow_prompt.c_str(), live.flow_token.c_str());
     default: return tr(QUIZ[q].prompt);
   }

@@ -93,6 +93,7 @@ struct quiz_live_answers {
   std::vector<int64_t> changed;      // QUIZ_CHANGE: positions whose output moved
   bool flow_ready = false;           // QUIZ_FLOW, from the whole model's last answer:
   std::string flow_prompt, flow_token;  // its prompt and the token the ratios were read at,
+  std::string flow_off;                 // the units it had switched off ("" for none),
   int64_t flow_largest = -1, flow_smallest = -1;  // the layers of the largest and smallest non-empty ratio
   double flow_largest_ratio = 0, flow_smallest_ratio = 0;
 };

@@ -213,6 +213,7 @@ std::string quiz_view_text(const lab_state& s, live_session* ls, const live_choi
   // The answers the panel shows (a live question names the layer its share was counted on).
   const quiz_live_answers live = ls ? quiz_live_from(s, ls) : quiz_live_answers();
   out += lab_quiz_number_text(q) + tr(STR_MIRROR_COLON) + quiz_prompt(q, s, live) + "\n";
+  for (const std::string& line : quiz_model_lines(s, ls)) out += line + "\n";
   for (int i = 0; i < QUIZ[q].option_count; ++i)
     out += std::string(1, char('A' + i)) + ". " + tr(QUIZ[q].options[i]) + "\n";
   return out;

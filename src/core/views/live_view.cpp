@@ -112,6 +112,7 @@ std::string live_header_text(live_session* ls, const live_choice& c, const lab_s
   }
   for (const std::string& line : live_status_lines(src, ls)) out += line + "\n";
   if (c.ready && model_offer_shown(*ls, s)) out += model_offer_detail(model_offer_bytes(*ls, c)) + "\n";
+  if (ls->cache_shown.shown > 0) out += cache_clear_button(ls->cache_shown.shown) + "\n";
   if (!ls->cache_note.empty()) out += ls->cache_note + "\n";
   const std::string typed = sentence_status_line(ls);
   if (!typed.empty()) out += typed + "\n";
@@ -212,26 +213,41 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
                     "\n" + tr(STR_WEIGHTS_INTRO) + "\n";
   const view_row silu = weights_silu_row(s, ls, c);
   if (silu.cells.empty()) return out + live_needs_whole_text(ls->source.get(), c.layer) + "\n";
-  return out + view_row_line(silu) + "\n";
+  return out + view_row_line(silu) + "\n" + tr(STR_WEIGHTS_SILU_INPUT) + "\n";
 }
 
-// The flow question reads the whole model's last answer, whichever view asked it (its prompt and
-// token named in the question).
-static void quiz_flow_from(const model_session* ms, quiz_live_answers* live) {
-  if (!ms || !ms->have_reply || ms->reply.error.fault != STREAM_OK || ms->reply.flow.empty() || ms->reply.prompt.empty()) return;
+bool quiz_asks_whole_model(const lab_state& s, lab_state* asked) {
+  if (s.view != LAB_VIEW_QUIZ || s.quiz != QUIZ_FLOW) return false;
+  *asked = s;
+  asked->view = LAB_VIEW_FLOW;
+  return true;
+}
+
+std::vector<std::string> quiz_model_lines(const lab_state& s, const live_session* ls) {
+  lab_state asked;
+  if (!ls || !quiz_asks_whole_model(s, &asked) || model_view_ready(ls->model, asked)) return {};
+  return model_status_lines(ls->model);
+}
+
+// The flow question reads the whole model's answer to the link's question (the quiz view asks it:
+// quiz_asks_whole_model), named in the question with its prompt, token and switched-off units.
+static void quiz_flow_from(const model_session* ms, const lab_state& s, quiz_live_answers* live) {
+  lab_state asked;
+  if (!ms || !quiz_asks_whole_model(s, &asked) || !model_view_ready(*ms, asked) || ms->reply.flow.empty()) return;
   const model_reply& r = ms->reply;
   const flow_extremes e = flow_find_extremes(r);
   if (e.largest < 0 || e.smallest < 0) return;
   live->flow_ready = true;
   live->flow_prompt = model_prompt_text(r);
   live->flow_token = model_token_text(r.prompt[(size_t)r.position]);
+  if (!asked.off.empty()) live->flow_off = rules_off_text(asked);
   live->flow_largest = e.largest, live->flow_largest_ratio = e.largest_ratio;
   live->flow_smallest = e.smallest, live->flow_smallest_ratio = e.smallest_ratio;
 }
 
 quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls) {
   quiz_live_answers live;
-  if (ls) quiz_flow_from(&ls->model, &live);
+  if (ls) quiz_flow_from(&ls->model, s, &live);
   if (!ls || !ls->source || ls->source->phase() != SOURCE_READY) return live;
   const live_choice c = live_resolve(s, ls->source.get());
   if (!c.ready) return live;

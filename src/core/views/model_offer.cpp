@@ -3,6 +3,7 @@
 
 #include "core/base/number_format.h"
 #include "core/base/strings.h"
+#include "core/lesson/model_budget.h"
 
 uint64_t checkpoint_view_bytes(int64_t hidden, int64_t intermediate, int gate_layers, int whole_layers, int tokens,
                                int bytes_per_value) {
@@ -31,6 +32,17 @@ std::string model_offer_button(uint64_t bytes, bool narrow) {
 
 std::string model_offer_detail(uint64_t bytes) {
   return strf(tr(STR_OFFER_DETAIL), mb(bytes).c_str(), MODEL_OFFER_LOCATION);
+}
+
+uint64_t model_offer_whole_bytes() { return 2 * (uint64_t)model_budget_count(budget_shape_qwen35_08b()).total; }
+
+std::string model_offer_whole_button(bool narrow) {
+  return std::string(tr(narrow ? STR_OFFER_SHORT : STR_OFFER_BUTTON)) + " " +
+         strf(tr(STR_OFFER_WHOLE_SIZE), fmt_fixed((double)model_offer_whole_bytes() / 1e9, 1).c_str());
+}
+
+bool model_offer_whole_shown(const model_session& ms, const lab_state& s) {
+  return ms.status.synthetic && model_session_builtin(ms) && !s.lock;
 }
 
 void model_offer_apply(lab_state* s) { s->model = MODEL_OFFER_LOCATION; }

@@ -7,15 +7,40 @@
 
 #include "core/views/gates_text.h"
 #include "core/views/fault_text.h"
+#include "core/views/model_offer.h"
 #include "core/base/number_format.h"
 #include "core/base/read_error.h"
 #include "core/base/strings.h"
 
 // [SECTION] the mirror
-static std::string status_text(const model_session& ms, const lab_state& s) {
+bool carried_add_shown(const model_session& ms, const lab_state& s) {
+  return !ms.carried.shown && model_view_ready(ms, s) && !ms.precomputed_shown && !s.lock;
+}
+
+std::string carried_add_button(const model_session& ms) {
+  return strf(tr(STR_CARRIED_ADD), std::to_string(ms.carried.answers.answers.size()).c_str(),
+              std::to_string((int)CLASS_ANSWERS_MAX).c_str());
+}
+
+std::vector<std::string> model_control_lines(const live_session& ls, const lab_state& s) {
+  std::vector<std::string> out;
+  const model_session& ms = ls.model;
+  if (carried_add_shown(ms, s)) out.push_back(carried_add_button(ms));
+  if (ms.carried.shown) return out;  // a student's page on the link's answers: Check them yourself only
+  if (model_offer_whole_shown(ms, s)) {
+    out.push_back(model_offer_whole_button());
+    out.push_back(tr(STR_MODEL_OFFER_NOTE));
+  }
+  if (ls.cache_shown.shown > 0) out.push_back(cache_clear_button(ls.cache_shown.shown));
+  if (!ls.cache_note.empty()) out.push_back(ls.cache_note);
+  return out;
+}
+
+static std::string status_text(const live_session& ls, const lab_state& s) {
   std::string out;
-  for (const std::string& line : model_status_lines(ms)) out += line + "\n";
-  for (const std::string& line : carried_check_lines(ms, s)) out += line + "\n";
+  for (const std::string& line : model_status_lines(ls.model)) out += line + "\n";
+  for (const std::string& line : carried_check_lines(ls.model, s)) out += line + "\n";
+  for (const std::string& line : model_control_lines(ls, s)) out += line + "\n";
   return out;
 }
 
@@ -129,7 +154,7 @@ std::vector<std::string> carried_check_lines(const model_session& ms, const lab_
 std::string rules_view_text(const lab_state& s, live_session* ls, const live_choice&) {
   if (!ls || !model_session_active(ls->model)) return "";
   const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(ms, s);
+  std::string out = std::string(tr(STR_RULES_INTRO)) + "\n" + status_text(*ls, s);
   if (!model_view_ready(ms, s)) return out;
   return out + rules_answer_text(s, ms.reply);
 }
@@ -137,7 +162,7 @@ std::string rules_view_text(const lab_state& s, live_session* ls, const live_cho
 std::string flow_view_text(const lab_state& s, live_session* ls, const live_choice&) {
   if (!ls || !model_session_active(ls->model)) return "";
   const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(ms, s);
+  std::string out = std::string(tr(STR_FLOW_INTRO)) + "\n" + status_text(*ls, s);
   if (!model_view_ready(ms, s)) return out;
   return out + flow_answer_text(s, ms.reply);
 }
@@ -145,7 +170,7 @@ std::string flow_view_text(const lab_state& s, live_session* ls, const live_choi
 std::string gates_stream_view_text(const lab_state& s, live_session* ls) {
   if (!ls || !model_session_active(ls->model)) return "";
   const model_session& ms = ls->model;
-  std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(ms, s);
+  std::string out = std::string(tr(STR_GATES_STREAM_NOTE)) + "\n" + status_text(*ls, s);
   if (!model_view_ready(ms, s)) return out;
   return out + gates_answer_text(s, ms.reply, ms.status.synthetic);
 }

@@ -30,6 +30,12 @@ std::string model_prompt_text(const model_reply& r);
 // A token as the page prints it: its text in quotes, or its id when the model has no tokenizer (or
 // no text for it). Control characters are written as their bytes, "'<0a>'", as split bytes are.
 std::string model_token_text(const token_text& t);
+// The teacher's page with the model's own answer: "Add to the class link (1 of 8)", and its label.
+bool carried_add_shown(const model_session& ms, const lab_state& s);
+std::string carried_add_button(const model_session& ms);
+// The labels of the panel's buttons that hold numbers (the class link's Add, the real model's
+// offer and its note, the cache's Clear), as the mirror prints them under the status lines.
+std::vector<std::string> model_control_lines(const live_session& ls, const lab_state& s);
 // The reply answers the state as it is now, without an error: the views draw their rows.
 bool model_view_ready(const model_session& ms, const lab_state& s);
 // Not ready, and the model loads or runs (not failed, not waiting for a tap): frames keep coming
