@@ -1,6 +1,6 @@
-// The README's view table and link-key table are the public description of the page: they must
-// say what the code's tables say (core/link/views.inc, url_state.cpp's keys). Native only: it reads
-// README.md from the source tree.
+// The README's view table and docs/links.md's key table are the public description of the page:
+// they must say what the code's tables say (core/link/views.inc, url_state.cpp's keys). Native
+// only: it reads them from the source tree.
 #include <catch2/catch.hpp>
 
 #ifndef __EMSCRIPTEN__
@@ -11,8 +11,9 @@
 #include "core/link/url_state.h"
 #include "core/views/view_table.h"
 
-static std::string readme_text() {
-  std::ifstream in(SWIGLU_SOURCE_DIR "/README.md");
+static std::string source_text(const char* path) {
+  std::ifstream in(std::string(SWIGLU_SOURCE_DIR "/") + path);
+  REQUIRE(in);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -42,7 +43,7 @@ static std::string cell(const std::string& row, int n) {
 }
 
 TEST_CASE("README: the view table lists exactly the views of core/link/views.inc") {
-  const std::vector<std::string> rows = table_rows(readme_text(), "| view | what it teaches |");
+  const std::vector<std::string> rows = table_rows(source_text("README.md"), "| view | what it teaches |");
   REQUIRE(rows.size() == LAB_VIEW_COUNT);
   strings_set_lang(LAB_LANG_EN);
   for (int v = 0; v < LAB_VIEW_COUNT; v++) {
@@ -51,8 +52,8 @@ TEST_CASE("README: the view table lists exactly the views of core/link/views.inc
   }
 }
 
-TEST_CASE("README: the key table lists exactly the link keys, and view= every view's name") {
-  const std::vector<std::string> rows = table_rows(readme_text(), "| key | meaning | values |");
+TEST_CASE("docs/links.md: the key table lists exactly the link keys, and view= every view's name") {
+  const std::vector<std::string> rows = table_rows(source_text("docs/links.md"), "| key | meaning | values |");
   std::set<std::string> readme, code = {"v"};
   std::string view_values;
   for (const std::string& r : rows) {

@@ -63,7 +63,7 @@ enum url_key_kind {
   URL_KEY_ANSWERS,   // base64url text up to LAB_ANSWERS_MAX_CHARS, kept raw; written only when not empty
 };
 
-// A key's row, for the tests that walk the table (round trips, the README's key table).
+// A key's row, for the tests that walk the table (round trips, the key table of docs/links.md).
 struct url_key_desc {
   std::string key, dflt;
   int kind;  // url_key_kind
