@@ -7,7 +7,9 @@ std::string live_header_text(live_session*, const live_choice&, const lab_state&
 std::string perm_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 std::string weights_view_text(const lab_state&, live_session*, const live_choice&) { __builtin_trap(); }
 quiz_live_answers quiz_live_from(const lab_state&, live_session*) { __builtin_trap(); }  // the quiz's mirror asks only with a session
-std::vector<std::string> quiz_model_lines(const lab_state&, const live_session* ls) {
+std::vector<std::string> quiz_model_lines(const lab_state& s, const live_session* ls) {
   if (ls) __builtin_trap();  // as quiz_live_from: a module's mirror has no session
-  return {};
+  lab_state asked;
+  if (!quiz_asks_whole_model(s, &asked)) return {};
+  return {tr(STR_MODEL_OPENING)};  // what the page says at its first frame (core/views/live_view.cpp)
 }

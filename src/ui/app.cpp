@@ -188,13 +188,11 @@ static void draw_notices(lab_app* app) {
 // What the lesson adds to the mirror: the open common questions, and what the view's panel
 // holds in its own memory (the quiz's checked answer).
 static std::string lesson_mirror_text(lab_app* app) {
-  lab_lang saved = strings_lang();
-  strings_set_lang(app->state.lang);
+  const strings_lang_scope words(app->state.lang);
   std::string out = faq_text(app->state.view, app->faq_open);
   panel_frame f = {&app->state, &app->live, &app->choice, 0, false};
   out += PANELS[app->state.view].text(app->panels[app->state.view], &f);
   if (widget_term_open() >= 0) out += glossary_mirror_text(glossary_id(widget_term_open())) + "\n";
-  strings_set_lang(saved);
   return out;
 }
 

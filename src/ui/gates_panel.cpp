@@ -207,10 +207,15 @@ static std::vector<std::string> probe_tokens(live_session* ls, const live_choice
 
 // On the stream (in=stream): the whole model's answer for the prompt, drawn as on the pack, and
 // the same layers' shares on the lessons' shortcut under them. On a phone (`figure_first`) the
-// figure and its shares come first, as on the pack.
-static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first, double now, bool controls) {
+// figure and its shares come first, as on the pack, when they are there from the visit's first
+// frame (precomputed, or carried by the link; the precomputed file itself may take a moment). An
+// answer that comes later goes under the intro
+// and the input's choice: drawn above them, it would push what the student reads off the screen.
+static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first, double now, bool controls, bool* arrived_late) {
   const model_session* ms = model_session_active(ls->model) ? &ls->model : nullptr;
   const bool ready = ms && model_view_ready(*ms, *s);
+  if (!ready && !ls->precomputed.pending()) *arrived_late = true;
+  figure_first = figure_first && !*arrived_late;
   auto figure = [&]() {
     const model_reply& r = ms->reply;
     gates_legend(s);
@@ -239,8 +244,9 @@ static void gates_stream_draw(lab_state* s, live_session* ls, bool figure_first,
   if (!figure_first) figure();
 }
 
-static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first, double now, bool controls) {
-  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls, figure_first, now, controls);
+static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, bool figure_first, double now, bool controls,
+                       bool* arrived_late) {
+  if (s->gates_input == LAB_GATES_STREAM) return gates_stream_draw(s, ls, figure_first, now, controls, arrived_late);
   if (!c.ready) {
     widget_prose(tr(STR_GATES_INTRO));
     return gates_input_choice(s);
@@ -269,15 +275,22 @@ static void gates_draw(lab_state* s, live_session* ls, const live_choice& c, boo
 // [SECTION] the panel's row (ui/panel.h)
 namespace {
 struct gates_memory {
-  bool waiting = false;  // on the stream, the whole model loads or runs: frames keep coming
+  bool waiting = false;       // on the stream, the whole model loads or runs: frames keep coming
+  bool arrived_late = false;  // on the stream, this visit has drawn a frame without the answer
+  int last_frame = -2;        // the frame this panel last drew: a gap starts a new visit
+  int last_input = -1;
 };
 }  // namespace
 
 void* gates_panel_init() { return new gates_memory(); }
 void gates_panel_keys(void*, panel_frame*) {}
 void gates_panel_draw(void* self, panel_frame* f) {
-  gates_draw(f->state, f->live, *f->choice, f->figure_first, f->now, f->controls);
-  ((gates_memory*)self)->waiting =
+  gates_memory* m = (gates_memory*)self;
+  const int frame = ImGui::GetFrameCount();
+  if (frame > m->last_frame + 1 || f->state->gates_input != m->last_input) m->arrived_late = false;
+  m->last_frame = frame, m->last_input = f->state->gates_input;
+  gates_draw(f->state, f->live, *f->choice, f->figure_first, f->now, f->controls, &m->arrived_late);
+  m->waiting =
       f->state->gates_input == LAB_GATES_STREAM && model_session_active(f->live->model) && model_view_waiting(f->live->model, *f->state);
 }
 bool gates_panel_animating(const void* self, double) { return ((const gates_memory*)self)->waiting; }

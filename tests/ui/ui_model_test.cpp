@@ -251,3 +251,31 @@ TEST_CASE("quiz: the flow question answered from its link alone, the switched-of
   REQUIRE(model_site::settle_until(page, "at the token"));
   CHECK_FALSE(contains(page.mirror(), "switched off"));
 }
+
+TEST_CASE("gates in=stream on a phone: an answer that comes after the first frame goes under the intro and the input's choice") {
+  model_site site;
+  {  // ids= the precomputed answers do not hold: the model's answer comes frames later.
+    headless_page page("#v=1&view=gates&in=stream&ids=1,2,3,4&lang=en", 390, 844);
+    for (int i = 0; i < 3; i++) page.frame();
+    REQUIRE_FALSE(contains(page.mirror(), tr(STR_GATES_SHORTCUT)));
+    const item_record* choice = item_probe_get("gates-in-stream");
+    REQUIRE(choice);
+    const float before = choice->rect.y0;
+    CHECK(choice->reachable);
+    REQUIRE(model_site::settle_until(page, tr(STR_GATES_SHORTCUT)));
+    choice = item_probe_get("gates-in-stream");
+    REQUIRE(choice);
+    CHECK(choice->rect.y0 == before);  // nothing was put above what the student was reading
+    const item_record* figure = item_probe_get("gates-layer-0");
+    REQUIRE(figure);
+    CHECK(figure->rect.y0 > choice->rect.y0);
+  }
+  // A visit whose answer is there as the page opens (the precomputed default) draws the figure first.
+  headless_page fresh("#v=1&view=gates&in=stream&lang=en", 390, 844);
+  REQUIRE(model_site::settle_until(fresh, tr(STR_GATES_SHORTCUT)));
+  const item_record* top = item_probe_get("gates-layer-0");
+  const item_record* below = item_probe_get("gates-in-stream");
+  REQUIRE(top);
+  REQUIRE(below);
+  CHECK(top->rect.y0 < below->rect.y0);
+}

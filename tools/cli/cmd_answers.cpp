@@ -31,10 +31,9 @@ int cli_answers(int argc, char** argv) {
   cli_model m(argv[0]);
   if (!cli_model_load("answers", &m)) return 1;
   const model_status st = m.host.status();
-  class_answers a;
-  a.name = st.name;
-  a.layers = st.layers, a.hidden = st.hidden, a.intermediate = st.intermediate, a.vocab = st.vocab;
-  a.synthetic = st.synthetic;
+  class_answers a = class_answers_for(st, "");  // the built-in model's answers, read by the page beside it
+  // Not the revision: a local directory's identity is not the one the page's host will give.
+  a.revision.clear();
   for (const std::string& link : links) {
     const url_decoded d = url_decode(link);
     if (!d.notices.empty() || !lab_view_on_whole_model(d.state)) {

@@ -17,5 +17,16 @@ enum str_id {
 
 void strings_set_lang(lab_lang lang);
 lab_lang strings_lang();
+// The words in `lang` while it lives, the page's own language back after: a text printed for a
+// link (the mirror, the early text) in the link's language, whatever the page shows.
+struct strings_lang_scope {
+  explicit strings_lang_scope(lab_lang lang) : saved_(strings_lang()) { strings_set_lang(lang); }
+  ~strings_lang_scope() { strings_set_lang(saved_); }
+  strings_lang_scope(const strings_lang_scope&) = delete;
+  strings_lang_scope& operator=(const strings_lang_scope&) = delete;
+
+ private:
+  lab_lang saved_;
+};
 const char* tr(str_id id);
 const char* tr_in(lab_lang lang, str_id id);

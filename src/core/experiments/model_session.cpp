@@ -283,14 +283,7 @@ void model_session_use_model(model_session* ms) {
 bool model_session_add_to_link(const model_session& ms, lab_state* s) {
   if (ms.carried.shown || ms.precomputed_shown || !ms.have_reply || ms.reply.error.failed()) return false;
   class_answers a = ms.carried.answers;
-  if (a.answers.empty()) {  // the first: the model as this page opened it
-    a = class_answers();
-    a.model = s->model;
-    a.name = ms.status.name;
-    a.revision = ms.status.revision;
-    a.layers = ms.status.layers, a.hidden = ms.status.hidden, a.intermediate = ms.status.intermediate, a.vocab = ms.status.vocab;
-    a.synthetic = ms.status.synthetic;
-  }
+  if (a.answers.empty()) a = class_answers_for(ms.status, s->model);  // the first: the model as this page opened it
   carried_answer add;
   add.question = ms.asked;
   add.reply = ms.reply;

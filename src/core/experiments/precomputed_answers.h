@@ -32,6 +32,7 @@ struct precomputed_fetch : fetch_sink {
   void on_fetch_progress(uint32_t, uint64_t, double) override {}
   void on_fetch_response(uint32_t id, const fetch_response& r, double now) override;
   void on_store_failed(const std::string&) override {}
+  bool pending() const { return id_ != 0; }  // the file asked for, not yet in
 
  private:
   fetch_client* client_ = nullptr;

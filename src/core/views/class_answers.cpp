@@ -759,6 +759,16 @@ unsigned class_answers_view_part(lab_view view) {
                                                    : view == LAB_VIEW_GATES ? CLASS_PART_GATES : 0;
 }
 
+class_answers class_answers_for(const model_status& st, const std::string& model) {
+  class_answers a;
+  a.model = model;
+  a.name = st.name;
+  a.revision = st.revision;
+  a.layers = st.layers, a.hidden = st.hidden, a.intermediate = st.intermediate, a.vocab = st.vocab;
+  a.synthetic = st.synthetic;
+  return a;
+}
+
 std::string class_answers_encode(const class_answers& a, size_t* carried) {
   if (carried) *carried = 0;
   // The header alone must be carriable (its shape within the format's bounds).

@@ -78,6 +78,10 @@ struct answers_refusal {
   unsigned value = 0;  // ANSWERS_VERSION: the version the text says
 };
 
+// No answers yet, for the model `st` describes, opened at `model` (model=, "" for the built-in
+// one): its name, revision and shape as its status gives them.
+class_answers class_answers_for(const model_status& st, const std::string& model);
+
 // The link's text for these answers ("" when none is carried). Answers the views could not draw
 // from (a reply with an error, a number that is not finite or too large to print) are left out, as
 // are answers past CLASS_ANSWERS_MAX or past CLASS_ANSWERS_MAX_CHARS characters: a student's page

@@ -226,8 +226,7 @@ std::string glossary_view_text(const lab_state&, live_session*, const live_choic
 }
 
 std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c) {
-  lab_lang saved = strings_lang();
-  strings_set_lang(s.lang);
+  const strings_lang_scope words(s.lang);
   const lab_view_info& v = lab_view_get(s.view);
   std::string out;
   if (!v.live()) {
@@ -248,7 +247,6 @@ std::string lab_text(const lab_state& s, live_session* ls, const live_choice* c)
   }
   // On a lesson path: where the student is on it (the bar above the view).
   if (!s.path.empty()) out = std::string(tr(STR_PATH_LESSON)) + tr(STR_MIRROR_COLON) + lab_path_text(s) + "\n" + out;
-  strings_set_lang(saved);
   return out;
 }
 

@@ -18,11 +18,8 @@ static std::string panel_text_at_open(const lab_state& s) {
 }
 
 std::string lab_text_at_open(const lab_state& s) {
-  const lab_lang saved = strings_lang();
-  strings_set_lang(s.lang);
-  std::string out = lab_text(s) + faq_text(s.view, 0) + panel_text_at_open(s);  // no weights yet; every question folded
-  strings_set_lang(saved);
-  return out;
+  const strings_lang_scope words(s.lang);
+  return lab_text(s) + faq_text(s.view, 0) + panel_text_at_open(s);  // no weights yet; every question folded
 }
 
 std::string lab_text_at_open(const lab_state& s, const pack_manifest& m, std::string* svg) {
@@ -30,10 +27,7 @@ std::string lab_text_at_open(const lab_state& s, const pack_manifest& m, std::st
   std::vector<gate_row> rows;
   // On the stream (in=stream) the pack's precomputed shares are not what the view shows.
   if (s.view != LAB_VIEW_GATES || s.gates_input != LAB_GATES_EMBED || !gates_rows_from_manifest(s, m, LIVE_MAX_HIST_LAYERS, &rows)) return lab_text_at_open(s);
-  const lab_lang saved = strings_lang();
-  strings_set_lang(s.lang);
-  std::string out = lab_text(s) + gates_rows_text(s, rows, m.synthetic, "") + faq_text(s.view, 0);
+  const strings_lang_scope words(s.lang);
   *svg = gates_histogram_svg(rows, s.threshold);
-  strings_set_lang(saved);
-  return out;
+  return lab_text(s) + gates_rows_text(s, rows, m.synthetic, "") + faq_text(s.view, 0);
 }

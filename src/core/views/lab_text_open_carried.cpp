@@ -21,11 +21,8 @@ std::string lab_text_at_open_carried(const lab_state& state) {
     model_session_apply_fallbacks(&s, fallbacks, ls.model);
     model_session_show_carried(&ls.model, s);
   }
-  const lab_lang saved = strings_lang();
-  strings_set_lang(s.lang);
-  std::string out = lab_text(s, &ls) + faq_text(s.view, 0);
-  strings_set_lang(saved);
-  return out;
+  const strings_lang_scope words(s.lang);
+  return lab_text(s, &ls) + faq_text(s.view, 0);
 }
 
 std::string lab_text_at_open_precomputed(const lab_state& s, const std::string& answers) {
@@ -33,9 +30,6 @@ std::string lab_text_at_open_precomputed(const lab_state& s, const std::string& 
   live_session ls;
   if (!precomputed_answers_read(answers, &ls.model.precomputed) || !model_session_show_precomputed(&ls.model, s))
     return lab_text_at_open_carried(s);
-  const lab_lang saved = strings_lang();
-  strings_set_lang(s.lang);
-  std::string out = lab_text(s, &ls) + faq_text(s.view, 0);
-  strings_set_lang(saved);
-  return out;
+  const strings_lang_scope words(s.lang);
+  return lab_text(s, &ls) + faq_text(s.view, 0);
 }

@@ -216,16 +216,11 @@ std::string weights_view_text(const lab_state& s, live_session* ls, const live_c
   return out + view_row_line(silu) + "\n" + tr(STR_WEIGHTS_SILU_INPUT) + "\n";
 }
 
-bool quiz_asks_whole_model(const lab_state& s, lab_state* asked) {
-  if (s.view != LAB_VIEW_QUIZ || s.quiz != QUIZ_FLOW) return false;
-  *asked = s;
-  asked->view = LAB_VIEW_FLOW;
-  return true;
-}
-
 std::vector<std::string> quiz_model_lines(const lab_state& s, const live_session* ls) {
   lab_state asked;
-  if (!ls || !quiz_asks_whole_model(s, &asked) || model_view_ready(ls->model, asked)) return {};
+  if (!quiz_asks_whole_model(s, &asked)) return {};
+  if (!ls) return {tr(STR_MODEL_OPENING)};
+  if (model_view_ready(ls->model, asked)) return {};
   return model_status_lines(ls->model);
 }
 

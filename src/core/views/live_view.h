@@ -77,9 +77,14 @@ view_row weights_silu_row(const lab_state& s, live_session* ls, const live_choic
 quiz_live_answers quiz_live_from(const lab_state& s, live_session* ls);
 // The quiz on its flow question asks the whole model itself, so the link alone answers it: true,
 // with the flow view's question for the link's prompt, `tok` and `off` in *asked.
-bool quiz_asks_whole_model(const lab_state& s, lab_state* asked);
+inline bool quiz_asks_whole_model(const lab_state& s, lab_state* asked) {
+  if (s.view != LAB_VIEW_QUIZ || s.quiz != QUIZ_FLOW) return false;
+  *asked = s;
+  asked->view = LAB_VIEW_FLOW;
+  return true;
+}
 // Under that question until its answer is in: the whole model's status lines (opening, loading,
-// or why it failed), on screen and in the mirror.
+// or why it failed), on screen and in the mirror; before the page runs (no session), "Opening".
 std::vector<std::string> quiz_model_lines(const lab_state& s, const live_session* ls);
 
 // [SECTION] typing a sentence: why the checkpoint's tokenizer gave no ids, in the current language
