@@ -27,14 +27,14 @@ uint64_t model_offer_bytes(const live_session& ls, const live_choice& c);
 // "The real Qwen3.5-0.8B from Hugging Face (21.0 MiB)"; on a phone without "from Hugging Face"
 // (the tooltip and the mirror say where from).
 std::string model_offer_button(uint64_t bytes, bool narrow = false);
-std::string model_offer_detail(uint64_t bytes);
+std::string model_offer_detail(uint64_t bytes);  // the tooltip and the mirror: what it costs, and from where
 // The whole model's offer (the rule book, the flow, the gates view on the stream): the real model's
 // download before its index is read, from its parameter count (lesson/model_budget.h, BF16); the
 // worker names the exact bytes once it has read the headers.
 uint64_t model_offer_whole_bytes();
 std::string model_offer_whole_button(bool narrow = false);  // "The real Qwen3.5-0.8B from Hugging Face (about 1.5 GB)"
 // Shown on the built-in model, never on a locked link (a student keeps the teacher's model).
-bool model_offer_whole_shown(const model_session& ms, const lab_state& s);  // the tooltip and the mirror: what it costs, and from where
+bool model_offer_whole_shown(const model_session& ms, const lab_state& s);
 // The state with model= set to the real model, every other setting kept.
 void model_offer_apply(lab_state* s);
 
