@@ -199,6 +199,9 @@ TEST_CASE("rule book: units for a picked token (tok=), a picked unit's condition
   // The weights view reads the unit on its own input, and says so: not the rule book's stream.
   REQUIRE(model_site::settle_until(page, tr(STR_WEIGHTS_SILU)));
   CHECK(contains(page.mirror(), tr(STR_WEIGHTS_SILU_INPUT)));
+  // The header calls a checkpoint a checkpoint (a converted pack's "Pack:": ui_liveux_test.cpp).
+  CHECK(contains(page.mirror(), strf(tr(STR_LIVE_CHECKPOINT), "swiglu-lab/synthetic-whole-model")));
+  CHECK_FALSE(contains(page.mirror(), strf(tr(STR_LIVE_PACK), "")));
 }
 
 TEST_CASE("flow: the largest and smallest ratio named, a picked layer marked; the quiz's flow question checked against them") {

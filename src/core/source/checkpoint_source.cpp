@@ -139,6 +139,7 @@ reader_plan_result checkpoint_source::reader_plan(const checkpoint_opened& opene
     return *f = as_opener_failure(sf), READER_PLAN_FAILED;
   model_.model_id = where_.hub ? where_.id() : !c.name_or_path.empty() ? c.name_or_path : where_.text;
   model_.revision = where_.hub ? where_.revision : "";
+  model_.checkpoint = true;
   model_.synthetic = c.synthetic;
   model_.hidden = c.hidden;
   model_.intermediate = c.intermediate;

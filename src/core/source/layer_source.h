@@ -33,6 +33,7 @@ struct source_probe {
 struct source_model {
   std::string model_id;     // "Qwen/Qwen3.5-0.8B"
   std::string revision;     // a checkpoint's revision ("main"), "" for a pack
+  bool checkpoint = false;  // read from a checkpoint (model=), not a converted pack: the header says which
   bool synthetic = false;   // made by tools/make_checkpoint, not a trained model
   int64_t hidden = 0, intermediate = 0, num_layers = 0;
   std::vector<int> layers;  // the model layers this source can hand out, ascending
