@@ -25,7 +25,39 @@ static bool qr_refresh(qr_panel* p) {
   if (url == p->url && p->code.status != QR_EMPTY) return false;
   p->url = url;
   p->code = qr_encode_text(url);
+  p->lighter = lighter_link(), p->lighter_code = qr_code(), p->lighter_side = -1, p->light = false;
   return true;
+}
+
+// The lighter link is offered, and chosen: its code is the one on the card.
+static bool light_shown(const qr_panel* p) { return p->light && !p->lighter.link.empty(); }
+static const qr_code& shown_code(const qr_panel* p) { return light_shown(p) ? p->lighter_code : p->code; }
+static const std::string& shown_url(const qr_panel* p) { return light_shown(p) ? p->lighter.link : p->url; }
+
+// The offer of a lighter class link for a code drawn in a square of `side` CSS pixels: worked out
+// again when the link or the square changed (a few encodes). Offered only when the link's own code
+// is finer than QR_FAR_PX a module (or too long for any code) and the lighter one is coarser.
+static void lighter_refresh(qr_panel* p, float side, float scale) {
+  if (side == p->lighter_side && scale == p->lighter_scale) return;
+  p->lighter_side = side, p->lighter_scale = scale, p->needs_frame = true;
+  p->lighter = lighter_link(), p->lighter_code = qr_code();
+  const float whole = qr_px_per_module(p->code, side, scale);
+  if ((p->code.status != QR_OK && p->code.status != QR_TOO_LONG) || whole >= QR_FAR_PX) return;
+  lighter_link l = class_link_lighter(p->url, [side, scale](const std::string& link) {
+    return qr_px_per_module(qr_encode_text(link), side, scale) >= QR_FAR_PX;
+  });
+  if (l.link.empty()) return;
+  qr_code c = qr_encode_text(l.link);
+  if (qr_px_per_module(c, side, scale) <= whole) return;
+  p->lighter = std::move(l), p->lighter_code = std::move(c);
+}
+
+// The card's words: the code's, then the lighter link's (offered, or what it leaves out).
+static std::vector<std::string> card_lines(const qr_panel* p, float px) {
+  std::vector<std::string> lines = qr_text_lines(shown_code(p), shown_url(p).size(), px);
+  const float light_px = light_shown(p) ? px : qr_px_per_module(p->lighter_code, p->lighter_side, p->lighter_scale);
+  for (std::string& line : class_link_lighter_lines(p->lighter, p->light, light_px)) lines.push_back(std::move(line));
+  return lines;
 }
 
 void qr_panel_button(qr_panel* p) {
@@ -43,19 +75,21 @@ std::string qr_panel_text(qr_panel* p) {
   if (!p->open) return "";
   if (qr_refresh(p)) p->needs_frame = true;  // its modules are drawn next frame
   std::string out;
-  for (const std::string& line : qr_text_lines(p->code, p->url.size(), p->px_per_module)) out += line + "\n";
+  for (const std::string& line : card_lines(p, p->px_per_module)) out += line + "\n";
+  if (!p->lighter.link.empty()) out += class_link_lighter_button(p->lighter, p->light) + "\n";
   return out;
 }
 
-// The height of the lines wrapped at `width`, with the Close button under them.
-static float text_height(const std::vector<std::string>& lines, float width) {
+// The height of the lines wrapped at `width`, with the buttons under them (Close, and the
+// lighter code's toggle when offered).
+static float text_height(const std::vector<std::string>& lines, float width, int buttons) {
   const ImGuiStyle& st = ImGui::GetStyle();
   float h = 0;
   for (const std::string& line : lines) {
     const std::string shown = widget_break_lines(line, width - 1);
     h += ImGui::CalcTextSize(shown.c_str()).y + st.ItemSpacing.y;
   }
-  return h + ImGui::GetFrameHeight();
+  return h + float(buttons) * (ImGui::GetFrameHeight() + st.ItemSpacing.y) - st.ItemSpacing.y;
 }
 
 // The code's dark modules as one rectangle per run along a row (a version 40 code has 31,329
@@ -90,20 +124,24 @@ void qr_panel_draw(qr_panel* p) {
   const float fs = ImGui::GetFontSize(), margin = std::floor(fs * 0.5f), gap = fs;
   const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
   const ImVec2 area(vp->WorkSize.x - 2 * margin, vp->WorkSize.y - 2 * margin);
-  const bool ok = p->code.status == QR_OK;
-  const int modules = ok ? p->code.size + 2 * QR_QUIET_ZONE : 0;
-  const std::vector<std::string> widest = qr_text_lines(p->code, p->url.size(), 0.0f);  // with the warning: the most lines
+  const int buttons = p->lighter.link.empty() ? 1 : 2;
+  const std::vector<std::string> widest = card_lines(p, 0.0f);  // with the warning: the most lines
   float text_w = std::min(area.x - 2 * gap, std::max(16 * fs, std::min(area.x * 0.25f, 26 * fs)));
-  const bool beside = ok && area.x - area.y >= text_w + 2 * gap;
-  float side = 0;
+  const bool wide = area.x - area.y >= text_w + 2 * gap;
+  if (!wide) text_w = area.x - 2 * gap;
+  // The square a code gets: beside the words on a wide screen, above them otherwise.
+  const float code_side = wide ? std::min(area.y, area.x - text_w - 2 * gap)
+                               : std::min(area.x, area.y - text_height(widest, text_w, buttons) - 2 * gap);
+  lighter_refresh(p, code_side, scale);
+  const qr_code& code = shown_code(p);
+  const bool ok = code.status == QR_OK, beside = ok && wide;
+  const float side = ok ? code_side : 0;
   if (!ok) text_w = std::min(area.x - 2 * gap, 30 * fs);
-  else if (beside) side = std::min(area.y, area.x - text_w - 2 * gap);
-  else text_w = area.x - 2 * gap, side = std::min(area.x, area.y - text_height(widest, text_w) - 2 * gap);
-  const float device_px = ok ? std::max(1.0f, std::floor(std::max(side, 0.0f) * scale / float(modules))) : 0;
-  const float module = device_px / scale, code_w = module * float(modules);
+  const int modules = ok ? code.size + 2 * QR_QUIET_ZONE : 0;
+  const float module = qr_px_per_module(code, side, scale), code_w = module * float(modules);
   p->px_per_module = module;
-  const std::vector<std::string> lines = qr_text_lines(p->code, p->url.size(), module);
-  const float text_h = text_height(lines, text_w);
+  const std::vector<std::string> lines = card_lines(p, module);
+  const float text_h = text_height(lines, text_w, p->lighter.link.empty() ? 1 : 2);
 
   ImVec2 card(0, 0), code_at(0, 0), text_at(0, 0);
   if (beside) card = ImVec2(code_w + text_w + 2 * gap, std::max(code_w, text_h + 2 * gap));
@@ -127,7 +165,7 @@ void qr_panel_draw(qr_panel* p) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(card_min, card_max, QR_LIGHT);
   if (ok) {
-    draw_modules(dl, p->code, ImVec2(code_at.x + QR_QUIET_ZONE * module, code_at.y + QR_QUIET_ZONE * module), module);
+    draw_modules(dl, code, ImVec2(code_at.x + QR_QUIET_ZONE * module, code_at.y + QR_QUIET_ZONE * module), module);
     item_probe_shape("qr-image", code_at.x, code_at.y, code_at.x + code_w, code_at.y + code_w);
   }
   item_probe_shape("qr-card", card_min.x, card_min.y, card_max.x, card_max.y);
@@ -138,6 +176,12 @@ void qr_panel_draw(qr_panel* p) {
   ImGui::PushStyleColor(ImGuiCol_Text, QR_DARK);
   for (const std::string& line : lines) widget_text_wrapped(line);
   ImGui::PopStyleColor();
+  if (!p->lighter.link.empty()) {
+    // One id whatever its label says, so the keyboard's focus stays on it after a press.
+    const std::string label = class_link_lighter_button(p->lighter, p->light);
+    if (ImGui::Button((label + "###qr-lighter").c_str())) p->light = !p->light, p->needs_frame = true;
+    item_probe("qr-lighter", label);
+  }
   if (ImGui::Button(tr(STR_QR_CLOSE))) p->open = false;
   item_probe("qr-close");
   ImGui::EndChild();

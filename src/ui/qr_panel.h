@@ -3,12 +3,16 @@
 // the screen allows (on a projector's ui=present, nearly its whole height), so a class scans the
 // view with their phones. Close, Escape or a tap outside the card closes it. The code itself comes
 // from the core (core/link/qr_code.h), its words from core/link/qr_text.h; the mirror says what is
-// shown. Tests find the button as "qr-code", the drawn code as "qr-image", Close as "qr-close".
+// shown. A class link (ans=) whose code is finer than QR_FAR_PX a module gets the offer of a
+// lighter code, the same link with its first answers (core/views/class_link_lighter.h).
+// Tests find the button as "qr-code", the drawn code as "qr-image", Close as "qr-close", the
+// lighter code's toggle as "qr-lighter".
 #pragma once
 
 #include <string>
 
 #include "core/link/qr_code.h"
+#include "core/views/class_link_lighter.h"
 
 struct qr_panel {
   bool open = false;
@@ -17,6 +21,12 @@ struct qr_panel {
   std::string url;            // the link encoded in `code`
   qr_code code;
   float px_per_module = 0;    // CSS pixels, as last drawn
+  // The same link with fewer answers, worked out for the square the code last had (`side` CSS
+  // pixels at `scale`); `light`: it is the code shown.
+  lighter_link lighter;
+  qr_code lighter_code;
+  float lighter_side = -1, lighter_scale = 0;
+  bool light = false;
 };
 
 // The top bar's button (after "Copy link"; on a projector too, where there is no link to copy).

@@ -97,13 +97,15 @@ export async function startSite(siteDir) {
 // Opens the page at `fragment` and waits for its first frame. Page errors fail the test.
 // `network`: CDP network conditions from the start (NETWORK_PROFILES; page.labCdp changes them);
 // `init`: a function run in the page before its scripts (a test hook such as labTestStallSeconds).
+// `routes`: [pattern, handler] pairs routed for the whole context (its workers too) before the page opens.
 export async function openPage(site, fragment = "", { width = 1280, height = 800, scale = 1, phone = false, network = null, init = null,
-                                                     timeout = 30000 } = {}) {
+                                                     timeout = 30000, routes = [] } = {}) {
   const context = await site.browser.newContext({
     viewport: { width, height }, deviceScaleFactor: scale, hasTouch: phone, isMobile: phone,
   });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.base });
   if (init) await context.addInitScript(init);
+  for (const [pattern, handler] of routes) await context.route(pattern, handler);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));

@@ -484,6 +484,49 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     await page.context().close();
   });
 
+  // A Hub link on `main` names the commit the Hub served its files from (X-Repo-Commit), where the
+  // Hub's CORS headers let the page read it; a class link carries it, and the student's page says
+  // it. Without the header exposed, the revision is the digest of the shards' ETags. The Hub here
+  // is huggingface.co itself, routed to the built-in model's files (no network is needed).
+  test("hf: on main the class link carries the commit the Hub served (X-Repo-Commit), when the page may read it", async (site) => {
+    const commit = "2fc06364715b967f1860aea9cf38778875588b17";
+    const dir = path.join(site.dir, "models", "synthetic");
+    const hub = (expose) => async (route) => {
+      const q = route.request();
+      const cors = { "Access-Control-Allow-Origin": "*",
+                     "Access-Control-Expose-Headers": "Content-Range, Content-Length, ETag" + (expose ? ", X-Repo-Commit" : "") };
+      if (q.method() === "OPTIONS") return route.fulfill({ status: 204, headers: { ...cors, "Access-Control-Allow-Headers": "Range" } });
+      const m = /^\/swiglu-lab\/hub-model\/resolve\/main\/([\w.-]+)$/.exec(new URL(q.url()).pathname);
+      const file = m && path.join(dir, m[1]);
+      if (!file || !fs.existsSync(file)) return route.fulfill({ status: 404, headers: cors, body: "Entry not found" });
+      const bytes = fs.readFileSync(file);
+      const headers = { ...cors, "X-Repo-Commit": commit, ETag: `"${bytes.length}-${m[1]}"`, "Accept-Ranges": "bytes" };
+      const r = /^bytes=(\d+)-(\d+)$/.exec(q.headers()["range"] || "");
+      if (!r) return route.fulfill({ status: 200, headers, body: bytes });
+      const a = Number(r[1]), b = Math.min(Number(r[2]), bytes.length - 1);
+      return route.fulfill({ status: 206, headers: { ...headers, "Content-Range": `bytes ${a}-${b}/${bytes.length}` }, body: bytes.subarray(a, b + 1) });
+    };
+    for (const expose of [true, false]) {
+      const teacher = await openPage(site, "#v=1&view=flow&lang=en&model=hf:swiglu-lab/hub-model",
+                                     { routes: [["https://huggingface.co/**", hub(expose)]] });
+      await waitForMirror(teacher, "ratio", TIMEOUT);
+      await ownAnswer(teacher);
+      await clickItem(teacher, "class-add");
+      await waitForMirror(teacher, "In the class link: 1 answers", TIMEOUT);
+      const link = await teacher.evaluate(() => location.hash);
+      expect(teacher.labErrors.length === 0, "page errors: " + teacher.labErrors.join("; "));
+      await teacher.context().close();
+      const student = await openPage(site, link + "&lang=zh", PHONE);
+      await waitForMirror(student, "老师的浏览器", TIMEOUT);
+      const text = await mirror(student);
+      const said = /（版本 ([^）]+)）/.exec(text);
+      expect(said, `the student's page names no revision:\n${text.slice(0, 400)}`);
+      if (expose) expect(said[1] === commit.slice(0, 12), `revision ${said[1]}, not the Hub's commit ${commit.slice(0, 12)}`);
+      else expect(/^[0-9a-f]{12}$/.test(said[1]) && said[1] !== commit.slice(0, 12), `revision ${said[1]}: not the ETags' digest`);
+      await student.context().close();
+    }
+  });
+
   // The class link (ans=): the teacher's page computes the rule book (then with the most active unit
   // off) and the flow, adds each to the link; a phone opens that link with the model's host gone and
   // shows every carried number as the teacher's page printed it, with no model worker; a prepared

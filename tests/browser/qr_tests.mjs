@@ -49,7 +49,7 @@ const SCREENS = [
   { name: "phone", screen: { width: 390, height: 844, scale: 3, phone: true }, fragment: "#v=1&view=hand&lang=zh", length: 1200, close: "outside" },
 ];
 
-export function registerQrTests(test, { expect, expectIncludes, shot }) {
+export function registerQrTests(test, { expect, expectIncludes, shot, cli }) {
   for (const { name, screen, fragment, length, close } of SCREENS)
     test(`qr ${name}: the code on the canvas decodes (zbarimg) to the page's own link`, async (site) => {
       const page = await openPage(site, fragment, screen);
@@ -96,6 +96,39 @@ export function registerQrTests(test, { expect, expectIncludes, shot }) {
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();
     });
+
+  // A class set (ans=: the rule book and four switch-offs on the built-in model, computed by
+  // `swiglu answers` as the teacher's page would) is too long for any code: the card offers the
+  // lighter link, and its drawing decodes to the link with exactly the first answers; the page's
+  // own link keeps all five.
+  test("qr: a class set too long for a code offers a lighter link; its drawing decodes (zbarimg) to the first answers", async (site) => {
+    const dir = path.join(site.dir, "models", "synthetic");
+    const asked = ["#v=1&view=rules", "#v=1&view=rules&off=23:75", "#v=1&view=rules&off=18:65", "#v=1&view=rules&off=6:30", "#v=1&view=rules&off=9:40"];
+    const answers = (n) => execFileSync(cli, ["answers", dir, ...asked.slice(0, n)], { encoding: "utf8" }).trim();
+    const page = await openPage(site, `#v=1&view=rules&ans=${answers(5)}`);
+    await waitForMirror(page, "Computed in the teacher's browser", 60000);
+    await clickItem(page, "qr-code");
+    await waitForMirror(page, "This link is too long for a QR code");
+    await waitForMirror(page, "a lighter code, with the first ");
+    const kept = Number(/with the first (\d+) of the link's 5 answers/.exec(await mirror(page))[1]);
+    expect(kept >= 1 && kept < 5, `the lighter link keeps ${kept} of 5`);
+    const href = await page.evaluate(() => location.href);
+    await clickItem(page, "qr-lighter");
+    await waitForMirror(page, `This lighter code carries the first ${kept} of the link's 5 answers`);
+    await idle(page);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "qr-")), "canvas.png");
+    await page.locator("#canvas").screenshot({ path: file });
+    const decoded = zbarDecode(file);
+    fs.rmSync(path.dirname(file), { recursive: true });
+    const ans = new URL(decoded).hash.match(/[#&]ans=([^&]*)/)[1];
+    expect(ans === answers(kept), `the lighter code's ans= is not the first ${kept} answers:\n${ans}\n${answers(kept)}`);
+    expect(decoded.replace(/&ans=[^&]*/, "") === href.replace(/&ans=[^&]*/, ""), `the lighter link differs beyond ans=:\n${decoded}\n${href}`);
+    expect(await page.evaluate(() => location.href) === href, "showing the lighter code changed the page's link");
+    for (let i = kept + 1; i <= 5; i++) expectIncludes(await mirror(page), `answer ${i}: Rule book`, "mirror");
+    await shot(page, "qr-class-lighter");
+    expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+    await page.context().close();
+  });
 
   test("qr: a link too long for any QR code says so and draws none", async (site) => {
     const page = await openPage(site, "#v=1&view=hand");

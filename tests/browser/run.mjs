@@ -352,7 +352,7 @@ inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, 
 inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
 inGroup("model", () => registerModelTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("mirror", () => registerMirrorTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
-inGroup("qr", () => registerQrTests(test, { expect, expectIncludes, shot }));
+inGroup("qr", () => registerQrTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 
 // [SECTION] runner
 const site = await startSite(siteDir);

@@ -23,7 +23,10 @@
 #include "core/checkpoint/synthetic_tokenizer.h"
 #include "core/experiments/live_session.h"
 #include "core/experiments/model_session.h"
+#include "core/link/qr_code.h"
+#include "core/link/qr_text.h"
 #include "core/views/class_answers.h"
+#include "core/views/class_link_lighter.h"
 #include "core/model/model_host.h"
 #include "core/views/model_view.h"
 #include "core/base/strings.h"
@@ -356,4 +359,104 @@ TEST_CASE("answers: the length of ans= for the lesson's answers, and Qwen3.5-0.8
     std::printf("| %s | %zu | %zu | %zu | %zu | %zu |\n", m.what.c_str(), m.chars, m.bytes, m.tokens, m.piece_bytes, m.fragment);
   std::printf("\n");
   CHECK(rows[1].chars <= 1500);  // the aim for (a) on Qwen3.5-0.8B
+}
+
+// [SECTION] a lighter class link for a coarser QR code (core/views/class_link_lighter.h)
+TEST_CASE("answers: a class link's lighter form keeps its first answers and every other key, and names what it leaves out", "[answers][model]") {
+  const model_status st = built_in().host->status();
+  const synth_planted p;
+  class_answers a = identity_of(st);
+  const std::vector<shared_view> views = lesson_views();
+  for (const shared_view& v : views) a.answers.push_back(answer_for(v.state));
+  lab_state page = views[0].state;  // the rule book the teacher shows, its link carrying every answer
+  page.answers = class_answers_encode(a);
+  const std::string head = "https://lab.example/lesson/#";
+  const std::string url = head + url_encode(page);
+  // The link with the first k answers, built here from the answers themselves.
+  const auto first = [&](size_t k) {
+    class_answers some = a;
+    some.answers.resize(k);
+    lab_state s = page;
+    s.answers = class_answers_encode(some);
+    return head + url_encode(s);
+  };
+  for (size_t limit : {first(1).size(), first(3).size() + 1, first(views.size() - 1).size(), url.size() - 1}) {
+    INFO("a code is coarse enough up to " << limit << " bytes");
+    int asked = 0;
+    const lighter_link l = class_link_lighter(url, [&](const std::string& link) { return ++asked, link.size() <= limit; });
+    size_t want = 0;
+    for (size_t k = 1; k < views.size(); k++) want = first(k).size() <= limit ? k : want;
+    REQUIRE(want > 0);
+    CHECK(l.kept == want);
+    CHECK(l.total == views.size());
+    CHECK(l.coarse_enough);
+    CHECK(l.link == first(want));
+    CHECK(asked <= 4);  // a binary search over 6 candidates
+    // Every other key as it was: the same view, the same switch-off and picked unit.
+    url_decoded back = url_decode(l.link.substr(head.size()));
+    CHECK(back.notices.empty());
+    back.state.answers = page.answers;
+    CHECK(url_encode(back.state) == url_encode(page));
+    REQUIRE(l.left_out.size() == views.size() - want);
+    class_answers decoded;
+    answers_refusal why;
+    REQUIRE(class_answers_decode(page.answers, {""}, &decoded, &why));
+    for (size_t i = 0; i < l.left_out.size(); i++) CHECK(l.left_out[i] == class_answer_title(decoded.answers[want + i]));
+  }
+  // None coarse enough: the first answer alone, said as such.
+  const lighter_link one = class_link_lighter(url, [](const std::string&) { return false; });
+  CHECK(one.kept == 1);
+  CHECK_FALSE(one.coarse_enough);
+  CHECK(one.link == first(1));
+  // Nothing to offer: one answer, none, a refused ans=, no fragment.
+  lab_state single = page;
+  single.answers = class_answers_encode([&] { class_answers s = a; s.answers.resize(1); return s; }());
+  const auto any = [](const std::string&) { return true; };
+  CHECK(class_link_lighter(head + url_encode(single), any).link.empty());
+  single.answers.clear();
+  CHECK(class_link_lighter(head + url_encode(single), any).link.empty());
+  CHECK(class_link_lighter(url.substr(0, url.size() - 7), any).link.empty());  // cut short: refused
+  CHECK(class_link_lighter("https://lab.example/lesson/", any).link.empty());
+
+  // The answers as the page names them, in both languages.
+  const std::string title = class_answer_title(a.answers[0]);
+  CHECK(title == "Rule book: '中国' '的' '首都' '是', switched off: Layer 23, unit 75, picked: Layer 18, unit 65");
+  strings_set_lang(LAB_LANG_ZH);
+  CHECK(class_answer_title(a.answers[0]) == "规则手册：'中国' '的' '首都' '是'，关闭：第 23 层，单元 75，选中：第 18 层，单元 65");
+  CHECK(class_answer_title(a.answers[2]) == "规则手册，每层 MLP 加了什么：'中国' '的' '首都' '是'，在 '的' 处");
+  strings_set_lang(LAB_LANG_EN);
+  CHECK(class_answer_title(a.answers[5]) == "Gate histograms: '中国' '的' '首都' '是'");
+  (void)p;
+}
+
+TEST_CASE("answers: on a 1080-line projector a class set's code is too fine, its lighter link's is not", "[answers][model]") {
+  const synth_planted p;
+  const model_status st = built_in().host->status();
+  class_answers a = identity_of(st);
+  lab_state rules = lab_state_default();
+  rules.view = LAB_VIEW_RULES;
+  rules.layer = p.city_layer, rules.unit = p.city_unit;
+  for (std::vector<int64_t> off : std::vector<std::vector<int64_t>>{{}, {p.city_layer, p.city_unit}, {p.capital_layer, p.capital_unit},
+                                                                    {p.city_name_layer, p.city_name_unit}, {p.negation_layer, p.negation_unit}}) {
+    lab_state s = rules;
+    s.off = off;
+    a.answers.push_back(answer_for(s));
+  }
+  rules.answers = class_answers_encode(a);
+  const std::string url = "https://teacher.example.org/swiglu-lab/#" + url_encode(rules);
+  const float side = 1080 - 2 * 12;  // ui=present's code square on 1920 x 1080, about (ui_qr_test.cpp)
+  const float whole = qr_px_per_module(qr_encode_text(url), side, 1);
+  REQUIRE(whole < QR_FAR_PX);
+  const lighter_link l = class_link_lighter(url, [&](const std::string& link) {
+    return qr_px_per_module(qr_encode_text(link), side, 1) >= QR_FAR_PX;
+  });
+  CHECK(l.coarse_enough);
+  CHECK((l.kept >= 1 && l.kept < 5));
+  CHECK(qr_px_per_module(qr_encode_text(l.link), side, 1) >= QR_FAR_PX);
+  // One more answer would make it too fine again: the most it can carry.
+  class_answers more = a;
+  more.answers.resize(l.kept + 1);
+  lab_state s = rules;
+  s.answers = class_answers_encode(more);
+  CHECK(qr_px_per_module(qr_encode_text("https://teacher.example.org/swiglu-lab/#" + url_encode(s)), side, 1) < QR_FAR_PX);
 }

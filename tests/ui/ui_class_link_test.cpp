@@ -9,6 +9,11 @@
 #include "core/experiments/model_session.h"
 #include "core/experiments/precomputed_answers.h"
 #include "core/views/lab_text_open.h"
+#include "core/checkpoint_remote/model_location.h"
+#include "core/link/qr_code.h"
+#include "core/link/qr_text.h"
+#include "core/views/class_link_lighter.h"
+#include "ui/qr_panel.h"
 #include "core/views/model_view.h"
 #include "core/base/number_format.h"
 #include "core/base/strings.h"
@@ -367,4 +372,171 @@ TEST_CASE("class link: the teacher's revision travels with the answers; a check 
   CHECK(now.size() == 12);
   CHECK(now != revision);
   CHECK(contains(student.mirror(), strf(tr(STR_CARRIED_OTHER_REVISION), revision.c_str(), now.c_str())));
+}
+
+// On the Hub, the revision is the commit: the link's @COMMIT, else the one the Hub says it served
+// the files from (X-Repo-Commit, where the page may read it), else the ETags' digest as elsewhere.
+TEST_CASE("class link: on the Hub the revision is the commit the Hub served, or the link's own") {
+  const std::string commit = "2fc06364715b967f1860aea9cf38778875588b17", other = "0123456789abcdef0123456789abcdef01234567";
+  struct tried {
+    const char* model;      // model= of the teacher's link
+    const char* header;     // X-Repo-Commit as the host sends it
+    std::string revision;   // what the page names
+  };
+  const std::vector<tried> cases = {
+      {"hf:Qwen/Qwen3.5-0.8B", commit.c_str(), commit.substr(0, 12)},
+      {"hf:Qwen/Qwen3.5-0.8B", "2FC06364715B967F1860AEA9CF38778875588B17", commit.substr(0, 12)},  // as the page shows it: lower case
+      {"hf:Qwen/Qwen3.5-0.8B@0123456789abcdef0123456789abcdef01234567", commit.c_str(), other.substr(0, 12)},
+      {"hf:Qwen/Qwen3.5-0.8B@v1.0", commit.c_str(), commit.substr(0, 12)},  // a tag, resolved
+      {"hf:Qwen/Qwen3.5-0.8B@v1.0", "", "v1.0"},                          // a tag the host does not resolve
+      {"hf:Qwen/Qwen3.5-0.8B", "not-a-commit\"<script>", ""},             // not a commit: the ETags' digest
+  };
+  for (const tried& t : cases) {
+    INFO(t.model << " with X-Repo-Commit '" << t.header << "'");
+    class_site site;
+    model_location where;
+    std::string error;
+    REQUIRE(model_location_parse(t.model, &where, &error));
+    for (const auto& f : synth_model_planted_make()) site.files.files[model_location_file_url(where, f.first)] = f.second;
+    native_fetch* net = platform_native_fetch();
+    net->repo_commit = t.header;
+    net->etags[model_location_file_url(where, "model.safetensors-00001-of-00001.safetensors")] = "\"weights-v1\"";
+    std::string revision, link;
+    {  // one page at a time (the harness has one ImGui context)
+      headless_page teacher(std::string("#v=1&view=flow&model=") + t.model);
+      REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+      revision = teacher.app.live.model.status.revision;
+      teacher.click("class-add");
+      link = "#" + url_encode(teacher.app.state);
+    }
+    if (t.revision.empty()) {
+      CHECK(revision.size() == 12);
+      CHECK(revision != commit.substr(0, 12));
+    } else {
+      CHECK(revision == t.revision);
+    }
+    net->repo_commit.clear();
+    headless_page student(link + "&lang=zh");
+    REQUIRE(site.settle_until(student, [&] { return class_site::shown(student); }, 60));
+    CHECK(contains(student.mirror(), strf(tr_in(LAB_LANG_ZH, STR_CARRIED_REVISION), revision.c_str())));
+  }
+  platform_native_fetch()->repo_commit.clear();
+}
+
+// A teacher's class set: the rule book's answer, then `offs` of its most active units switched
+// off one at a time, each added to the link (as a teacher prepares lesson 003).
+static std::string class_set_link(class_site& site, size_t offs, const std::string& extra = "") {
+  headless_page teacher("#v=1&view=rules" + extra);
+  REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher); }));
+  teacher.click("class-add");
+  const std::vector<model_unit_row> units = teacher.app.live.model.reply.units;
+  REQUIRE(units.size() >= offs);
+  for (size_t i = 0; i < offs; i++) {
+    const std::string off = "rules-off-" + std::to_string(units[i].unit.layer) + "-" + std::to_string(units[i].unit.unit);
+    teacher.click(off.c_str());
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher) && teacher.app.state.off.size() == 2; }));
+    teacher.click("class-add");
+    teacher.click(off.c_str());
+    REQUIRE(site.settle_until(teacher, [&] { return class_site::shown(teacher) && teacher.app.state.off.empty(); }));
+  }
+  return "#" + url_encode(teacher.app.state);
+}
+
+// A class set on a laptop's screen: its code is finer than the back of a room reads, so the card
+// offers the same link with its first answers, says what it leaves out, and Copy link keeps all.
+TEST_CASE("class link: a class set's QR code too fine for the back of a room offers a lighter one (en, zh)") {
+  class_site site;
+  // Three answers: a code of version 36 at 4 px a module. Six: a link too long for any code.
+  for (size_t offs : {2, 5}) {
+    const std::string link = class_set_link(site, offs);
+    class_answers carried;
+    answers_refusal why;
+    REQUIRE(class_answers_decode(url_decode(link).state.answers, {""}, &carried, &why));
+    const size_t count = offs + 1;
+    const std::string total = std::to_string(count);
+    REQUIRE(carried.answers.size() == count);
+    for (lab_lang lang : {LAB_LANG_EN, LAB_LANG_ZH}) {
+      INFO("lang " << (lang == LAB_LANG_ZH ? "zh" : "en") << ", " << count << " answers");
+      headless_page page(link + (lang == LAB_LANG_ZH ? "&lang=zh" : ""));
+      REQUIRE(site.settle_until(page, [&] { return class_site::shown(page); }, 60));
+      const std::string url = platform_page_url();
+      page.click("qr-code");
+      page.frame();
+      const qr_panel& qr = page.app.qr;
+      REQUIRE(qr.px_per_module < QR_FAR_PX);  // the whole set on 1280 x 800: too fine, or no code at all
+      CHECK((qr.code.status == QR_TOO_LONG) == (count == 6));
+      REQUIRE_FALSE(qr.lighter.link.empty());
+      const float whole_px = qr.px_per_module;
+      const std::string kept = std::to_string(qr.lighter.kept);
+      CHECK((qr.lighter.kept >= 1 && qr.lighter.kept < count));
+      CHECK(contains(page.mirror(), strf(tr_in(lang, STR_QR_LIGHTER_SHOW), kept.c_str(), total.c_str())));
+      CHECK(contains(page.mirror(), strf(tr_in(lang, STR_QR_LIGHTER_OFFER), kept.c_str(), total.c_str(), "").substr(0, 40)));
+
+      page.click("qr-lighter");
+      page.frame();
+      // The code drawn is the lighter link's, coarser; the page's own link still carries all six.
+      CHECK(qr.code.dark != qr.lighter_code.dark);
+      const qr_code want = qr_encode_text(qr.lighter.link);
+      CHECK(qr.lighter_code.dark == want.dark);
+      CHECK(qr.px_per_module > whole_px);
+      CHECK(qr.px_per_module >= QR_FAR_PX);
+      CHECK(platform_page_url() == url);
+      const std::string m = page.mirror();
+      CHECK(contains(m, strf(tr_in(lang, STR_QR_LIGHTER_SHOWN), kept.c_str(), total.c_str())));
+      CHECK(contains(m, strf(tr_in(lang, STR_QR_DETAILS), std::to_string(want.version).c_str(), "", "", "", "").substr(0, 20)));
+      CHECK(contains(m, strf(tr_in(lang, STR_QR_WHOLE_SHOW), total.c_str())));
+      // Each answer left out, named: the last one is the last switch-off.
+      strings_lang_scope scope(lang);
+      const unit_ref last = carried.answers[count - 1].question.off.at(0);
+      CHECK(contains(m, strf(tr(STR_QR_LIGHTER_LEFT_OUT), total.c_str(), class_answer_title(carried.answers[count - 1]).c_str())));
+      CHECK(contains(class_answer_title(carried.answers[count - 1]), strf(tr(STR_RULES_UNIT), std::to_string(last.layer).c_str(), std::to_string(last.unit).c_str())));
+      // The lighter link opens the same view with its first answers.
+      const url_decoded light = url_decode(qr.lighter.link.substr(qr.lighter.link.find('#')));
+      class_answers first;
+      REQUIRE(class_answers_decode(light.state.answers, {""}, &first, &why));
+      CHECK(first.answers.size() == qr.lighter.kept);
+      CHECK(light.state.view == LAB_VIEW_RULES);
+      // The focus stays on the toggle as its label changes; pressing it again shows the whole link.
+      page.click("qr-lighter");
+      page.frame();
+      CHECK(qr.px_per_module == whole_px);
+      if (count == 6) CHECK(contains(page.mirror(), strf(tr(STR_QR_TOO_LONG), fmt_count(int64_t(url.size())).c_str(), "2,953")));
+      CHECK(contains(page.mirror(), strf(tr(STR_QR_LIGHTER_SHOW), kept.c_str(), total.c_str())));
+      scroll_through(page, "qr with a lighter link offered");
+      check_mirror_has_every_number(page.mirror(), "qr with a lighter link offered", 4);
+    }
+  }
+}
+
+// Not a test: the table in docs/performance.md. For class sets of 1 to 6 answers on the built-in
+// model, the link's length, its code, and the lighter code the card offers, as the page lays them
+// out on a projector (ui=present) and on a laptop. `ui_tests "[.measure]"`.
+TEST_CASE("class link: the QR codes of class sets and their lighter links", "[.measure]") {
+  class_site site;
+  std::printf("\n| screen | answers | link characters | code: version, level, px a module | lighter code offered: answers, version, px a module |\n"
+              "| --- | --- | --- | --- | --- |\n");
+  for (size_t offs = 0; offs <= 5; offs++) {
+    const std::string link = class_set_link(site, offs);
+    for (int screen = 0; screen < 2; screen++) {
+      const bool projector = screen == 0;
+      headless_page page(link + (projector ? "&ui=present" : ""), projector ? 1920 : 1280, projector ? 1080 : 800);
+      REQUIRE(site.settle_until(page, [&] { return class_site::shown(page); }, 60));
+      page.click("qr-code");
+      page.frame();
+      const qr_panel& qr = page.app.qr;
+      std::string light = "none";
+      if (!qr.lighter.link.empty()) {
+        page.click("qr-lighter");
+        page.frame();
+        light = strf("%zu, %d %s, %s px", qr.lighter.kept, qr.lighter_code.version, qr_level_name(qr.lighter_code.level),
+                     fmt_sig3(qr.px_per_module).c_str());
+        page.click("qr-lighter");
+        page.frame();
+      }
+      const std::string code = qr.code.status == QR_OK ? strf("%d %s, %s px", qr.code.version, qr_level_name(qr.code.level), fmt_sig3(qr.px_per_module).c_str())
+                                                       : "none: too long for a QR code";
+      std::printf("| %s | %zu | %s | %s | %s |\n", projector ? "projector 1920×1080, ui=present" : "laptop 1280×800", offs + 1,
+                  fmt_count(int64_t(platform_page_url().size())).c_str(), code.c_str(), light.c_str());
+    }
+  }
 }

@@ -2,6 +2,7 @@
 #include "core/checkpoint_remote/checkpoint_opener.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/checkpoint_remote/tensor_chunks.h"
 #include "core/base/json_read.h"
@@ -165,6 +166,9 @@ void checkpoint_opener::on_config(const fetch_response& r, fetch_item* it) {
   if (!r.from_cache) client_->cache_store(this, url, text.data(), text.size());
   fetch_queue_done(&queue_, it);
   opened_.config_text = text;
+  opened_.repo_commit.clear();
+  if (!r.from_cache && model_commit_ok(r.repo_commit))
+    for (char c : r.repo_commit) opened_.repo_commit += (char)std::tolower((unsigned char)c);
   config_done_ = true;
   if (failure_waits_) return fail(waiting_failure_.file, waiting_failure_.url, waiting_failure_.error);
   finish();

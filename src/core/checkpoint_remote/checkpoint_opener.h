@@ -42,6 +42,9 @@ struct checkpoint_opened {
   checkpoint ck;
   std::vector<file_identity> shards;
   std::string config_text;   // config.json as it came (the whole model reads more of it than ck.config)
+  // The commit the Hub served config.json from (X-Repo-Commit, lower case), where it said so and
+  // the page could read it: the branch or tag of the link, resolved. "" otherwise.
+  std::string repo_commit;
   bool single_file = false;  // no index: one model.safetensors
   int shard_of(const std::string& tensor) const;  // the shard that holds it, or -1
 };

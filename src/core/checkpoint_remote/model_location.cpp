@@ -1,6 +1,7 @@
 // model= values -> checkpoint URLs (see model_location.h).
 #include "core/checkpoint_remote/model_location.h"
 
+#include <cctype>
 #include <vector>
 
 static bool repo_char(char c) {
@@ -28,6 +29,13 @@ bool model_revision_ok(const std::string& r) {
   if (r.find("..") != std::string::npos || r.find("//") != std::string::npos) return false;
   for (char c : r)
     if (!repo_char(c) && c != '/') return false;
+  return true;
+}
+
+bool model_commit_ok(const std::string& text) {
+  if (text.size() != 40) return false;
+  for (char c : text)
+    if (!std::isxdigit((unsigned char)c)) return false;
   return true;
 }
 

@@ -32,5 +32,7 @@ bool model_location_parse(const std::string& text, model_location* out, std::str
 bool web_location_ok(const std::string& location);
 bool model_repo_id_ok(const std::string& repo_id);
 bool model_revision_ok(const std::string& revision);
+// A git commit as the Hub names one: 40 hexadecimal digits (a link's @REV, or X-Repo-Commit).
+bool model_commit_ok(const std::string& text);
 // The URL of one file of the checkpoint.
 std::string model_location_file_url(const model_location& loc, const std::string& file);

@@ -1,7 +1,9 @@
 // A text as a QR code through libqrencode (see qr_code.h for the choices).
 #include "core/link/qr_code.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 
 #include "qrencode.h"
 
@@ -38,4 +40,10 @@ qr_code qr_encode_text(const std::string& text) {
   out = encode_at(text, QR_LEVEL_M);
   if (out.status == QR_FAILED || (out.status == QR_OK && out.version <= QR_M_MAX_VERSION)) return out;
   return encode_at(text, QR_LEVEL_L);
+}
+
+float qr_px_per_module(const qr_code& code, float side, float scale) {
+  if (code.status != QR_OK || scale <= 0) return 0;
+  const float modules = float(code.size + 2 * QR_QUIET_ZONE);
+  return std::max(1.0f, std::floor(std::max(side, 0.0f) * scale / modules)) / scale;
 }

@@ -41,5 +41,9 @@ struct qr_code {
 
 // The text's bytes as a QR code: the smallest version at the chosen level (see above).
 qr_code qr_encode_text(const std::string& text);
+// The CSS pixels a module gets when the code, quiet zone included, is drawn as large as fits a
+// square of `side` CSS pixels at `scale` device pixels each, every module a whole number of
+// device pixels (at least one).
+float qr_px_per_module(const qr_code& code, float side, float scale);
 // "L", "M": the level as printed.
 const char* qr_level_name(qr_level level);

@@ -12,6 +12,9 @@
 // Below this many CSS pixels a module (about as many physical pixels on a laptop or a projector),
 // a phone a few metres away no longer resolves the code: the page says so.
 #define QR_SMALL_PX 4.0f
+// The aim for a class at the back of a room: a class link whose code is finer than this offers
+// the same link with fewer answers (core/views/class_link_lighter.h).
+#define QR_FAR_PX 6.0f
 
 // The lines under (or beside) the code, in the page's language: for a code drawn at
 // `px_per_module` CSS pixels, or why there is none (`text_bytes`: the link's length).

@@ -75,11 +75,15 @@ void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double 
   if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &error)) tokenizer_ = std::move(t);
 }
 
-// Which weights these are, as far as the host says: a Hub link's revision when it names one (a
-// commit, a tag), else the shards' ETags as one short digest (a file replaced on the host gives
-// another), else "" (a host that sends no ETag). A class link carries it (class_answers.h).
+// Which weights these are, as far as the host says, for a class link to carry (class_answers.h):
+// on the Hub, the commit (the link's @COMMIT, else the one the Hub says it served the files from,
+// else the link's branch or tag by name); elsewhere, or when the Hub's header cannot be read on
+// `main`, the shards' ETags as one short digest (a file replaced on the host gives another);
+// else "" (a host that sends no ETag). A commit is shown by its first 12 digits, as git does.
 static std::string weights_revision(const model_location& where, const checkpoint_opened* opened) {
-  if (where.hub && where.revision != "main") return where.revision.size() == 40 ? where.revision.substr(0, 12) : where.revision;
+  if (where.hub && model_commit_ok(where.revision)) return where.revision.substr(0, 12);
+  if (where.hub && opened && !opened->repo_commit.empty()) return opened->repo_commit.substr(0, 12);
+  if (where.hub && where.revision != "main") return where.revision;
   if (!opened || opened->shards.empty()) return "";
   std::string etags;
   for (const file_identity& id : opened->shards) {

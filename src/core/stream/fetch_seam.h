@@ -17,6 +17,9 @@ struct fetch_response {
   uint64_t content_range_start = 0;  // from Content-Range on 206 (0 when absent)
   uint64_t total_size = 0;           // the file's size from Content-Range ".../SIZE" or a 200's length (0: unknown)
   std::string etag;                  // the ETag header the server sent (and exposed), never a cache's
+  // The Hugging Face Hub's X-Repo-Commit: the commit a file was served from (the branch or tag of
+  // the link resolved), where the host sent it and CORS lets the page read it; "" otherwise.
+  std::string repo_commit;
   std::string error;         // the platform's words when status is 0
   // The body passed the request's max_bytes and the transport stopped it as it arrived: body is
   // empty and n says how many bytes had come (more than max_bytes). Nothing of it is kept.

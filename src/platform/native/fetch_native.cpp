@@ -122,6 +122,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   }
   auto tag = etags.find(file);
   if (tag != etags.end()) r->etag = tag->second;
+  r->repo_commit = repo_commit;
   const bool ranged = q.length > 0 && !f.ignore_range;
   if (ranged && q.begin >= size) {
     r->status = 416;

@@ -36,6 +36,7 @@ struct native_fetch : fetch_client {
   std::string base;  // URLs under this prefix map to files; others are 404
   std::map<std::string, fetch_fault> faults;  // by file name
   std::map<std::string, std::string> etags;   // the ETag each file is sent with (none when absent)
+  std::string repo_commit;                     // sent with every answer as the Hub's X-Repo-Commit ("" : none)
   std::map<std::string, std::string> cache;
   size_t cache_quota = (size_t)-1, cache_used = 0;  // the storage's quota (full: "quota")
   cache_lru lru;  // the cache's own byte budget, as in the page: least recently used out

@@ -243,8 +243,8 @@ EM_JS(void, js_fetch_start, (uint32_t id, const char* url, double begin, double 
     }
     const ra = h("retry-after");
     const wait = ra === "" ? -1 : /^[0-9]+$/.test(ra.trim()) ? Number(ra) : Math.max(0, (Date.parse(ra) - Date.now()) / 1000);
-    const s = [str(h("etag")), str(h("content-range")), str(why || "")];
-    Module._lab_on_fetch_answer(id, status, p, n, cut ? 1 : 0, s[0], s[1], isFinite(wait) ? wait : -1, s[2], redirected ? 1 : 0);
+    const s = [str(h("etag")), str(h("content-range")), str(why || ""), str(h("x-repo-commit").slice(0, 64))];
+    Module._lab_on_fetch_answer(id, status, p, n, cut ? 1 : 0, s[0], s[1], isFinite(wait) ? wait : -1, s[2], redirected ? 1 : 0, s[3]);
     s.forEach((x) => _free(x));
     if (p) _free(p);
   };
@@ -438,7 +438,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_progress(uint32_t id, double l
 // how many had come when it was stopped.
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_answer(uint32_t id, int status, const void* body, double n, int cut,
                                                         const char* etag, const char* content_range, double retry_after,
-                                                        const char* error, int redirect_failed) {
+                                                        const char* error, int redirect_failed, const char* repo_commit) {
   auto it = g_fetch.live.find(id);
   if (it == g_fetch.live.end()) return;  // cancelled meanwhile
   web_request& q = it->second;
@@ -455,6 +455,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_answer(uint32_t id, int status
   r.n = (size_t)n;
   r.cut = cut != 0;
   r.etag = etag;  // the host's own: past the HTTP cache when the request was `fresh`
+  r.repo_commit = repo_commit;
   r.retry_after = retry_after;
   r.redirect_failed = redirect_failed != 0;
   if (status == 206) parse_content_range(content_range, q.begin, &r.content_range_start, &r.total_size);
