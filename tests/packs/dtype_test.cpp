@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "core/checkpoint/dtype.h"
 
@@ -38,6 +39,30 @@ TEST_CASE("dtype: bf16 decodes as the top half of f32 and rounds to nearest even
     const float f = dtype_bf16_to_f32((uint16_t)h);
     if (!std::isnan(f)) REQUIRE(dtype_f32_to_bf16(f) == (uint16_t)h);
   }
+}
+
+// A bf16 is finite unless its 8 exponent bits are all set (the f32 it is the top half of says so).
+TEST_CASE("dtype: bf16 finiteness from the bits, every pattern, at every place and alignment of a buffer", "[packs][dtype]") {
+  const size_t n = 4100;  // the check goes 4,096 values a block: across its edge too
+  std::vector<unsigned char> buf(2 * n + 1);
+  const auto put = [&](size_t offset, size_t i, uint16_t h) {
+    buf[offset + 2 * i] = (unsigned char)(h & 0xff), buf[offset + 2 * i + 1] = (unsigned char)(h >> 8);
+  };
+  size_t finite = 0;
+  for (size_t offset : {0, 1}) {  // an even and an odd address
+    for (size_t i = 0; i < n; i++) put(offset, i, 0x3f80);  // 1.0
+    for (uint32_t h = 0; h < 65536; h++) {
+      const bool want = std::isfinite(dtype_bf16_to_f32((uint16_t)h));
+      finite += want;
+      const size_t at = std::vector<size_t>{0, 17, 4095, 4096, n - 1}[h % 5];
+      put(offset, at, (uint16_t)h);
+      INFO("bf16 0x" << std::hex << h << " at " << std::dec << at << ", offset " << offset);
+      REQUIRE(dtype_bf16_all_finite(buf.data() + offset, n) == want);
+      REQUIRE(dtype_bf16_all_finite(buf.data() + offset, at));  // the values before it
+      put(offset, at, 0x3f80);
+    }
+  }
+  CHECK(finite == 2 * (65536 - 256));  // the exponent all ones: ±inf and the NaNs, 2 signs x 128 mantissas
 }
 
 TEST_CASE("dtype: f32 -> f16 rounds to the nearest half, ties to even, overflow to infinity", "[packs][dtype]") {

@@ -1,6 +1,7 @@
 // Element-type conversions for checkpoint tensors (see dtype.h).
 #include "core/checkpoint/dtype.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -113,4 +114,22 @@ void dtype_from_f32(st_dtype t, const float* src, size_t n, void* dst) {
       p[2 * i + 1] = (unsigned char)(h >> 8);
     }
   }
+}
+
+bool dtype_bf16_all_finite(const void* src, size_t n) {
+  // All eight exponent bits set: infinite or NaN. A block at a time without a branch a value, so
+  // the loop vectorizes (16-bit lanes; the values are little-endian, as the hosts we build for).
+  const unsigned char* p = static_cast<const unsigned char*>(src);
+  const size_t block = 4096;
+  for (size_t at = 0; at < n; at += block) {
+    const size_t end = std::min(n, at + block);
+    unsigned bad = 0;
+    for (size_t i = at; i < end; i++) {
+      uint16_t v;
+      std::memcpy(&v, p + 2 * i, 2);
+      bad |= unsigned((v & 0x7F80) == 0x7F80);
+    }
+    if (bad) return false;
+  }
+  return true;
 }

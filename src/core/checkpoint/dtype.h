@@ -24,3 +24,7 @@ uint16_t dtype_f32_to_f16(float f);
 void dtype_to_f32(st_dtype t, const void* src, size_t n, float* dst);
 // n f32 -> dtype t (BF16/F16/F32), little-endian bytes at dst.
 void dtype_from_f32(st_dtype t, const float* src, size_t n, void* dst);
+// True when none of the n bf16 values at `src` (little-endian, any alignment) is infinite or NaN:
+// their bits alone (all eight exponent bits set), without an f32 copy. The whole model keeps a
+// bf16 checkpoint's matrices as they are, so this is their only pass (1.4 GB for Qwen3.5-0.8B).
+bool dtype_bf16_all_finite(const void* src, size_t n);

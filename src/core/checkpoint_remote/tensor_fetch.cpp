@@ -14,6 +14,7 @@ tensor_fetch::tensor_fetch(fetch_client* client, tensor_converter* converter, te
     : client_(client), converter_(converter), options_(options) {
   if (options_.range_bytes < options_.chunk_bytes) options_.range_bytes = options_.chunk_bytes;
   if (options_.max_in_flight < 1) options_.max_in_flight = 1;
+  if (options_.max_cache_reads < 1) options_.max_cache_reads = 1;
   for (fetch_queue* q : {&chunks_, &ranges_}) {
     q->client = client;
     q->sink = this;
@@ -249,8 +250,14 @@ void tensor_fetch::pump(double now) {
   // Stalled requests fail their chunks; then the next requests start.
   fetch_queue_expire(&ranges_, now);
   end_ranges();
-  int loading = fetch_queue_loading(&ranges_);
-  while (loading < options_.max_in_flight && start_next(now)) loading++;
+  int network = 0, cache = 0;  // requests loading, of each kind
+  for (const fetch_item& r : ranges_.items)
+    if (r.state == FETCH_ITEM_LOADING) (range_[r.owner_tag].cache_read ? cache : network)++;
+  for (;;) {
+    const size_t before = ranges_.items.size();
+    if (!start_next(now, network < options_.max_in_flight, cache < options_.max_cache_reads)) break;
+    (range_[ranges_.items[before].owner_tag].cache_read ? cache : network)++;
+  }
 }
 
 void tensor_fetch::cancel() {

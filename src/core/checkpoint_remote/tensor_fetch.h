@@ -45,6 +45,9 @@ double tensor_fetch_clock();
 
 // Requests at once: with a 100 ms round trip, 4 ranges of 4 MiB keep a 100 MB/s link busy.
 #define CKPT_RANGES_IN_FLIGHT 4
+// Cached records read at once, beside them: each read waits for the storage to open its file (a
+// few ms in OPFS), so a warm start of a thousand records keeps several waiting to fill that time.
+#define CKPT_CACHE_READS_IN_FLIGHT 16
 // Raw bytes in flight and waiting for their conversion: what the thread's heap holds of them at
 // once (plus the answer being copied in), as two 2 MiB chunks each way did before ranges.
 #define CKPT_RAW_BUDGET (8ull << 20)
@@ -54,6 +57,7 @@ struct tensor_fetch_options {
   uint64_t range_bytes = CKPT_RANGE_BYTES;        // the most one request asks for (at least a chunk)
   uint64_t gap_bytes = CKPT_RANGE_GAP_BYTES;      // bytes nobody asked for a range may read through
   int max_in_flight = CKPT_RANGES_IN_FLIGHT;
+  int max_cache_reads = CKPT_CACHE_READS_IN_FLIGHT;
   uint64_t raw_budget = CKPT_RAW_BUDGET;
   uint64_t slice_elements = CKPT_SLICE_ELEMENTS;  // values per conversion slice
   double convert_budget_seconds = 0.008;          // conversion per pump: slices until this much time has gone
@@ -192,7 +196,8 @@ struct tensor_fetch final : fetch_sink {
   std::string cache_key(int t, const tensor_chunk& c) const;
   bool record_cached(const fetch_item& it) const;
   bool converting(int item) const;
-  bool start_next(double now);
+  // `network`, `cache`: whether a request of each kind may start now.
+  bool start_next(double now, bool network, bool cache);
   void start_request(int shard, bool cache_read, const std::vector<int>& items, const fetch_request& q, double now);
   std::vector<int> range_members(const fetch_item& range) const;
   void end_ranges();

@@ -49,18 +49,21 @@ void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<i
 
 // The most urgent chunk wanted now, and the request that brings it: its cached record alone, or
 // a range of its file with the neighbours that are wanted too. False when nothing can start (none
-// is wanted, the raw bytes are at their budget, or the converter has no room yet).
-bool tensor_fetch::start_next(double now) {
+// is wanted, its kind of request may not start now, the raw bytes are at their budget, or the
+// converter has no room yet).
+bool tensor_fetch::start_next(double now, bool network, bool cache) {
   fetch_item* seed = fetch_queue_next(&chunks_);
   if (!seed) return false;
   const int seed_item = (int)(seed - chunks_.items.data());
   const std::pair<int, int> tc = item_chunk_[seed->owner_tag];
   const int shard = tensors_[tc.first].plan.shard;
   if (record_cached(*seed)) {
+    if (!cache) return false;
     if (!converter_->tensor_chunk_begin(tc.first, tensors_[tc.first].plan.chunks[tc.second])) return false;  // no room yet
     start_request(shard, true, {seed_item}, seed->request, now);
     return true;
   }
+  if (!network) return false;
   // Raw bytes stay within their budget; the first request always goes (a chunk is within it).
   const uint64_t held = raw_bytes_in_flight() + raw_bytes_waiting();
   const uint64_t room = held < options_.raw_budget ? options_.raw_budget - held : 0;
