@@ -31,6 +31,7 @@ add_executable(core_tests
   tests/core/lab_text_test.cpp
   tests/core/readme_tables_test.cpp
   tests/core/number_format_test.cpp
+  tests/core/hash_test.cpp
   tests/core/json_read_test.cpp
   tests/core/lesson_test.cpp
   tests/core/lesson_path_test.cpp
