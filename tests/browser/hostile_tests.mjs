@@ -119,6 +119,21 @@ export function registerHostileTests(test, { expect, expectIncludes, cli }) {
       } finally { h.hub.close(); }
     });
 
+    // A connection that breaks off in the body, from a host that redirects as the Hub does: a
+    // network error, not a redirect the browser would not follow; Retry then reads it.
+    test(`hostile host ${lang}: a body that breaks off behind the Hub's redirect is a network error, not a redirect; Retry reads it`, async (site) => {
+      const h = await startHub(setup());
+      try {
+        h.faults.set("model.safetensors", { drop: true, times: 1 });
+        const page = await openPage(site, link(h, "swiglu-lab/small", lang));
+        await waitForMirror(page, words("STR_FAULT_NETWORK", lang), 30000);
+        expect(!(await mirror(page)).includes(words("STR_FAULT_REDIRECT", lang)), "a broken body is called a redirect");
+        await clickItem(page, "stream-retry");
+        await waitForMirror(page, lang === "zh" ? "(实时)" : "(live)", 60000);
+        await page.context().close();
+      } finally { h.hub.close(); }
+    });
+
     test(`hostile host ${lang}: a 64.1 MiB gate, and a layer whole over the budget, are said at once (no stall)`, async (site) => {
       const h = await startHub(setup());
       try {

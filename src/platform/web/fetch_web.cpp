@@ -218,8 +218,10 @@ EM_JS(void, js_idb_clear, (void), {
 //   - the body read as a stream, counted as it comes and stopped at max_bytes (a 3 GiB config.json
 //     takes 4 MiB of the network and nothing of the heap: chunks stay in JS until the body is whole,
 //     then are copied into the heap once);
-//   - a failed request asked again with `redirect: "manual"`: an opaque redirect there means the
-//     host redirected and the browser would not follow (a loop, javascript:, CORS at the target).
+//   - a request that got no answer asked again with `redirect: "manual"`: an opaque redirect there
+//     means the host redirected and the browser would not follow (a loop, javascript:, CORS at the
+//     target). A body that breaks off after the answer began is a network error, not asked again
+//     (the Hub redirects every file, so that probe would blame the redirect).
 // Nothing here touches the DOM: a worker's module can link this file with the same callbacks.
 EM_JS(void, js_fetch_start, (uint32_t id, const char* url, double begin, double length, double max_bytes, int fresh), {
   const table = Module.labFetches || (Module.labFetches = new Map());
@@ -253,7 +255,13 @@ EM_JS(void, js_fetch_start, (uint32_t id, const char* url, double begin, double 
     let n = 0;
     const reader = res.body ? res.body.getReader() : null;
     for (;;) {
-      const got = reader ? await reader.read() : { done: true };
+      let got;
+      try {
+        got = reader ? await reader.read() : { done: true };
+      } catch (e) {  // the connection broke after the answer began: not a redirect, whatever the host's
+        if (table.get(id) !== ctl) return;
+        return answer(0, null, 0, false, null, `the connection broke after ${n} bytes (${e})`, false);
+      }
       if (table.get(id) !== ctl) return;
       if (got.done) break;
       n += got.value.length;
