@@ -11,6 +11,8 @@
 #include "core/checkpoint/safetensors.h"
 #include "core/model/model_host.h"
 #include "core/base/number_format.h"
+#include "core/base/strings.h"
+#include "core/views/fault_text.h"
 #include "model/forward_reference.h"
 #include "platform/native/fetch_native.h"
 
@@ -233,6 +235,47 @@ TEST_CASE("bad prompts are said as such, and the host keeps answering", "[model]
   q.ids = {3, 4};
   r = f.host->answer(q);
   CHECK(!r.error.failed());
+}
+
+// A prompt as text needs the model's tokenizer.json: when it cannot be used, the reply says why
+// (what the MLP views' sentence says of the same file), not that the checkpoint has none.
+TEST_CASE("a tokenizer.json that cannot be used is named with its reason; a missing one as missing", "[model][host]") {
+  struct tried {
+    const char* what;
+    std::string file;  // tokenizer.json's bytes ("" : none on the host)
+    int status;        // the host's answer to it (200: the file)
+    std::string en;    // the reason, as the page says it
+  };
+  const std::vector<tried> cases = {
+      {"an array", "[]", 200, "its tokenizer.json is not a JSON object"},
+      {"a number", "42", 200, "its tokenizer.json is not a JSON object"},
+      {"too deep", std::string(100, '[') + std::string(100, ']'), 200, "its tokenizer.json nests deeper than 64 levels: this page does not parse it"},
+      {"not JSON", "{\"model\": ", 200, "its tokenizer.json is not valid JSON"},
+      {"a server error", "{}", 500, "its tokenizer.json could not be fetched: HTTP 500: server error"},
+      {"none", "", 404, "the checkpoint has no tokenizer.json"},
+  };
+  for (const tried& t : cases) {
+    INFO(t.what);
+    std::map<std::string, std::string> files = synth_model_planted_make();
+    files.erase("tokenizer.json");
+    if (!t.file.empty()) files["tokenizer.json"] = t.file;
+    host_fixture f(files);
+    if (t.status != 200 && t.status != 404) f.net.faults["tokenizer.json"].status = t.status;
+    f.host->open(kSite, 0);
+    f.settle();
+    REQUIRE(f.host->ready());
+    model_question q;
+    q.text = "中国的首都是";
+    const model_reply r = f.host->answer(q);
+    CHECK(r.error.fault == STREAM_NEEDS_IDS);
+    const std::string en = live_fault_text(r.error), zh = [&] { strings_lang_scope zh(LAB_LANG_ZH); return live_fault_text(r.error); }();
+    INFO(en);
+    CHECK(en.find(t.en) != std::string::npos);
+    CHECK(zh != en);
+    CHECK(zh.find("tokenizer.json") != std::string::npos);
+    q.text.clear(), q.ids = {3, 4};  // ids alone still run
+    CHECK(!f.host->answer(q).error.failed());
+  }
 }
 
 // [SECTION] inputs inside every limit that the pass itself cannot take

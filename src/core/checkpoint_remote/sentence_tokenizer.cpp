@@ -42,17 +42,9 @@ void sentence_tokenizer::on_fetch_response(uint32_t id, const fetch_response& r,
   if (id != fetch_id_) return;
   fetch_id_ = 0;
   bytes_fetched_ += r.n;
-  if (r.status == 404) return fail(SENTENCE_FILE_MISSING, stream_error_from_status(404, ""));
-  if (r.status != 200) return fail(SENTENCE_FILE_FETCH, fetch_answer_error(r));
-  if (r.cut || r.n > SENTENCE_TOKENIZER_MAX_BYTES)
-    return fail(SENTENCE_FILE_FETCH, stream_error_sizes(STREAM_TOO_LARGE, r.n, SENTENCE_TOKENIZER_MAX_BYTES));
-  stream_error e;
-  if (r.n == 0 || (r.total_size && r.total_size != r.n)) {  // cut short: never hand on part of a file
-    e.fault = STREAM_TRUNCATED;
-    e.got = r.n;
-    e.want = r.total_size;
-    return fail(SENTENCE_FILE_FETCH, e);
-  }
+  stream_error got;
+  const sentence_failure f = tokenizer_file_answer(r, SENTENCE_TOKENIZER_MAX_BYTES, &got);
+  if (f != SENTENCE_OK) return fail(f, got);
   json_.assign((const char*)r.body, r.n);
   if (state_ == SENTENCE_FETCHING) start_tokenizing();
 }
@@ -97,10 +89,21 @@ static std::string tokenizer_reason_part(const std::string& words) {
   return "model";  // its type, dropout, or the file's shape around it
 }
 
-stream_error sentence_failure_error(const sentence_tokenizer& t) {
-  const stream_error& got = t.error();
+sentence_failure tokenizer_file_answer(const fetch_response& r, uint64_t max_bytes, stream_error* got) {
+  *got = stream_error();
+  if (r.status == 404) return *got = stream_error_from_status(404, ""), SENTENCE_FILE_MISSING;
+  if (r.status != 200) return *got = fetch_answer_error(r), SENTENCE_FILE_FETCH;
+  if (r.cut || r.n > max_bytes) return *got = stream_error_sizes(STREAM_TOO_LARGE, r.n, max_bytes), SENTENCE_FILE_FETCH;
+  if (r.n == 0 || (r.total_size && r.total_size != r.n))  // cut short: never hand on part of a file
+    return *got = stream_error_sizes(STREAM_TRUNCATED, r.n, r.total_size), SENTENCE_FILE_FETCH;
+  return SENTENCE_OK;
+}
+
+stream_error sentence_failure_error(const sentence_tokenizer& t) { return sentence_failure_error_of(t.failure(), t.error()); }
+
+stream_error sentence_failure_error_of(sentence_failure f, const stream_error& got) {
   stream_error e = stream_error_of(STREAM_NEEDS_IDS);
-  switch (t.failure()) {
+  switch (f) {
     case SENTENCE_OK: return stream_error();
     case SENTENCE_NO_SERVICE: e.reason = read_error_at("", STR_TOK_NO_SERVICE); break;
     case SENTENCE_FILE_MISSING: e.reason = read_error_at("", STR_TOK_FILE_MISSING); break;

@@ -92,6 +92,12 @@ struct sentence_tokenizer final : fetch_sink {
 // Why a failed sentence has no ids, as data worded by the page in its language: STREAM_NEEDS_IDS
 // with the reason (STR_TOK_*), or with the fault fetching tokenizer.json as its cause.
 stream_error sentence_failure_error(const sentence_tokenizer& t);
+// The same for any reader of tokenizer.json (the whole model's host too): `f` and what it got
+// (the fetch's fault, or the tokenizer's words in `got.detail` for SENTENCE_FILE_UNREADABLE).
+stream_error sentence_failure_error_of(sentence_failure f, const stream_error& got);
+// tokenizer.json's answer: SENTENCE_OK when it is the whole file within `max_bytes` (then it may
+// be parsed), else why not (a 404: the checkpoint has none), with the fetch's fault in *got.
+sentence_failure tokenizer_file_answer(const fetch_response& r, uint64_t max_bytes, stream_error* got);
 
 // The pieces as the link's pieces= carries them: joined by ',', with ',' and '\\' inside a piece
 // escaped by a '\\'. Split fails on a dangling escape.

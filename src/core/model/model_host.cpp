@@ -10,6 +10,7 @@
 #include "core/base/strings.h"
 #include "core/kernels/kernels.h"
 #include "core/base/number_format.h"
+#include "core/checkpoint_remote/sentence_tokenizer.h"
 
 model_host::model_host(fetch_client* client, model_loader_options options) : client_(client), options_(options) {}
 
@@ -23,6 +24,7 @@ void model_host::open(const std::string& location, double now) {
   if (tokenizer_pending_) client_->fetch_cancel(tokenizer_request_);
   loader_.reset();
   tokenizer_.reset();
+  tokenizer_error_ = stream_error();
   tokenizer_pending_ = false;
   tokenizer_request_ = 0;  // the new model's own tokenizer.json is asked for (a model opened again too)
   has_base_ = false;
@@ -68,11 +70,19 @@ void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double 
   (void)now;
   if (!tokenizer_pending_ || id != tokenizer_request_) return;
   tokenizer_pending_ = false;
-  // A tokenizer that cannot be read leaves the model on ids alone: the views say so.
-  if (r.status != 200 || r.cut) return;
-  std::unique_ptr<bpe_tokenizer> t(new bpe_tokenizer());
-  std::string error;
-  if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &error)) tokenizer_ = std::move(t);
+  // A tokenizer that cannot be read leaves the model on ids alone: the views say so, and why.
+  stream_error got;
+  sentence_failure f = tokenizer_file_answer(r, MODEL_TOKENIZER_MAX_BYTES, &got);
+  if (f == SENTENCE_OK) {
+    std::unique_ptr<bpe_tokenizer> t(new bpe_tokenizer());
+    if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &got.detail)) {
+      tokenizer_ = std::move(t);
+      tokenizer_error_ = stream_error();
+      return;
+    }
+    f = SENTENCE_FILE_UNREADABLE;
+  }
+  tokenizer_error_ = sentence_failure_error_of(f, got);
 }
 
 // Which weights these are, as far as the host says, for a class link to carry (class_answers.h):
@@ -172,7 +182,7 @@ bool model_host::prompt_ids(const model_question& q, std::vector<int64_t>* ids, 
     ids->assign(enc.ids.begin(), enc.ids.end());
     *pieces = enc.pieces;
   } else {
-    *e = stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_TOK_FILE_MISSING));
+    *e = tokenizer_error_.failed() ? tokenizer_error_ : stream_error_of(STREAM_NEEDS_IDS, read_error_at("", STR_TOK_FILE_MISSING));
     return false;
   }
   if (ids->empty() || ids->size() > MODEL_MAX_TOKENS) {

@@ -61,6 +61,7 @@ struct model_host final : fetch_sink {
   uint32_t tokenizer_request_ = 0;
   bool tokenizer_pending_ = false;
   std::unique_ptr<bpe_tokenizer> tokenizer_;
+  stream_error tokenizer_error_;  // why there is none (STREAM_NEEDS_IDS and the reason), once its answer came
   // Kept between answers.
   forward_trace base_, off_run_;
   bool has_base_ = false;
