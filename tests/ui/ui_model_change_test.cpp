@@ -5,11 +5,13 @@
 // service keeps the worker's timing (a frame late), so these frames are the page's.
 #include "ui_harness.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "core/checkpoint/synthetic_model.h"
 #include "core/experiments/model_session.h"
 #include "core/views/model_view.h"
+#include "core/base/number_format.h"
 #include "core/base/strings.h"
 #include "core/link/url_state.h"
 #include "platform/native/fetch_native.h"
@@ -174,4 +176,35 @@ TEST_CASE("model fallbacks: ids, off, layer, unit and tok the model does not hav
       CHECK(c.shown(page.url().state));  // the link says what is shown
       CHECK(contains(page.mirror(), l == LAB_LANG_EN ? "Prompt" : "提示"));
     }
+}
+
+// A weight file replaced on the host while it loads (its ETag changes after its header was read):
+// the page reads the new one and says so on the whole model's views, naming the file, in both
+// languages; the numbers come, and the line stays with them.
+TEST_CASE("model file replaced mid-load: the views say which file was read again, and its numbers come") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    two_models site;
+    native_fetch* net = platform_native_fetch();
+    const std::string shard = "copy/" + site.weights;
+    net->etags[shard] = "\"v1\"";
+    headless_page page(std::string("#v=1&view=rules&model=copy/&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    bool replaced = false;
+    const bool shown = site.settle_until(page, [&] {
+      // Once the header came (the shard's first answer), every later answer is another version.
+      if (!replaced && std::count(net->requested.begin(), net->requested.end(), shard) > 0 && net->pending() == 0)
+        net->etags[shard] = "\"v2\"", replaced = true;
+      return two_models::answered(page);
+    });
+    REQUIRE(replaced);
+    INFO(page.mirror());
+    REQUIRE(shown);
+    const std::string said = strf(tr_in(l, STR_MODEL_FILE_CHANGED), site.weights.c_str());
+    CHECK(contains(page.mirror(), said));
+    CHECK(page.app.live.model.status.changed_files == std::vector<std::string>{site.weights});
+    CHECK(std::count(net->requested.begin(), net->requested.end(), shard) >= 3);  // the header twice, the weights
+    page.click("view-flow");  // the other whole-model view says it too
+    REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+    CHECK(contains(page.mirror(), said));
+  }
 }

@@ -141,6 +141,8 @@ model_status model_host::status() const {
       if (f.error.fault != STREAM_CANCELLED) s.failed_file = f.file, s.error = f.error;
   }
   s.storage_notice = L.storage_notice();
+  for (const opener_failure& n : L.notices())
+    if (n.error.fault == STREAM_FILE_CHANGED) s.changed_files.push_back(n.file);
   s.threads = parallel_rows_threads();
   return s;
 }

@@ -71,6 +71,9 @@ struct model_loader final : checkpoint_reader_owner {
   // The failure (MODEL_FAILED), or a chunk's (while loading: Retry resumes).
   const opener_failure& failure() const { return reader_.failure(); }
   std::vector<opener_failure> chunk_failures() const { return reader_.chunk_failures(); }
+  // Files replaced on the host while they loaded (STREAM_FILE_CHANGED, each named once): their
+  // bytes so far were dropped and they are read again. Kept until the model is opened again.
+  const std::vector<opener_failure>& notices() const { return reader_.notices(); }
   bool paused() const { return fetch() && fetch()->paused(); }
   const std::string& location() const { return where_.text; }
   const model_spec& spec() const { return weights_.spec; }

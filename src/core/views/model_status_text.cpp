@@ -71,6 +71,8 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
       else if (!st.isolated) out.push_back(tr(STR_MODEL_ONE_THREAD));
       break;
   }
+  // A file replaced on the host mid-load: the numbers are the new file's, and the page says so.
+  for (const std::string& file : st.changed_files) out.push_back(strf(tr(STR_MODEL_FILE_CHANGED), file.c_str()));
   // The built-in model's answer computed when the site was built, until the model gives its own.
   if (ms.precomputed_shown) out.push_back(tr(STR_MODEL_PRECOMPUTED));
   if (ms.have_reply && ms.reply.error.fault != STREAM_OK) {
