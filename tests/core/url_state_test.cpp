@@ -6,6 +6,8 @@
 
 #include "core/lesson/quiz.h"
 #include "core/link/url_state.h"
+#include "core/base/strings.h"
+#include "core/views/lab_text.h"
 
 static bool has_notice(const url_decoded& d, url_problem p, const std::string& key) {
   for (const url_notice& n : d.notices)
@@ -429,5 +431,57 @@ TEST_CASE("ans: kept as written, written last and only when set, bounded in leng
     CHECK(has_notice(b, URL_MALFORMED, "ans"));
     CHECK(b.state.answers.empty());
     CHECK(b.state.view == LAB_VIEW_RULES);  // the rest of the link stands
+  }
+}
+
+// [SECTION] off=: the whole model's units switched off. A pair the page cannot hold, a repeat, or
+// pairs past 16 are dropped and said (the rest used); only an unreadable list is dropped whole.
+TEST_CASE("off: pairs outside the page's range, repeats and pairs past 16 are dropped and named; the rest is used") {
+  std::string seventeen;
+  std::vector<int64_t> first16;
+  for (int i = 0; i < 17; i++) {
+    seventeen += (i ? "," : "") + std::to_string(i) + ":" + std::to_string(100 + i);
+    if (i < 16) first16.push_back(i), first16.push_back(100 + i);
+  }
+  struct tried {
+    std::string off;
+    std::vector<int64_t> used;
+    url_problem problem;
+    std::string used_text;
+  };
+  const std::vector<tried> cases = {
+      {seventeen, first16, URL_CLAMPED, seventeen.substr(0, seventeen.rfind(','))},
+      {"1024:1", {}, URL_CLAMPED, ""},
+      {"23:75,1024:1,5:1048576", {23, 75}, URL_CLAMPED, "23:75"},
+      {"23:75,23:75", {23, 75}, URL_REPEATED, "23:75"},
+      {"23:75,18:65,23:75", {23, 75, 18, 65}, URL_REPEATED, "23:75,18:65"},
+  };
+  for (const tried& t : cases) {
+    INFO("off=" << t.off);
+    const url_decoded d = url_decode("#v=1&view=rules&off=" + t.off);
+    CHECK(d.state.off == t.used);
+    REQUIRE(d.notices.size() == 1);
+    CHECK(d.notices[0].problem == t.problem);
+    CHECK(d.notices[0].key == "off");
+    CHECK(d.notices[0].used == t.used_text);
+    CHECK(url_decode(url_encode(d.state)).notices.empty());  // the link the page writes reads clean
+  }
+  // The words: what is used, or that none is.
+  strings_lang_scope en(LAB_LANG_EN);
+  CHECK(lab_notice_text(url_decode("#off=1024:1").notices.at(0)) ==
+        "Link key 'off' = '1024:1' is out of range: using no unit switched off, the nearest allowed value.");
+  CHECK(lab_notice_text(url_decode("#off=23:75,23:75").notices.at(0)) ==
+        "Link key 'off' = '23:75,23:75' names the same item more than once: using 23:75.");
+  {
+    strings_lang_scope zh(LAB_LANG_ZH);
+    CHECK(lab_notice_text(url_decode("#off=23:75,23:75").notices.at(0)) == "链接参数 'off' = '23:75,23:75' 多次列出同一项：改用 23:75。");
+  }
+  // Unreadable still drops the list whole, as before.
+  for (const char* bad : {"23", "23:", "a:b", "23:75:1", "-1:5", "23:75,x"}) {
+    INFO(bad);
+    const url_decoded d = url_decode(std::string("#off=") + bad);
+    CHECK(d.state.off.empty());
+    REQUIRE(d.notices.size() == 1);
+    CHECK(d.notices[0].problem == URL_MALFORMED);
   }
 }

@@ -38,6 +38,13 @@ static std::string percent_decode(const std::string& s) {
 // nan, which strtod would also accept. Spaces around it are tolerated. Too large for a double
 // reads as +-DBL_MAX (then clamped by the key's range). A fragment is not a form:
 // '+' stays '+', so "+1" and "2e+01" read as numbers.
+// The units as off= writes them: "23:275,18:65".
+static std::string units_link_text(const std::vector<int64_t>& v) {
+  std::string out;
+  for (size_t i = 0; i + 1 < v.size(); i += 2) out += (out.empty() ? "" : ",") + std::to_string(v[i]) + ":" + std::to_string(v[i + 1]);
+  return out;
+}
+
 struct decoder {
   url_decoded* result;
   void note(url_problem p, const std::string& key, const std::string& value, const std::string& used = "") {
@@ -332,21 +339,30 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       if (!url_answers_ok(value, (size_t)k.hi)) d.note(URL_MALFORMED, k.key, value), ((std::string*)f)->clear();
       else *(std::string*)f = value;
       break;
-    case URL_KEY_UNITS: {  // all or nothing: "23:275,18:65"; each pair as written, repeats dropped
+    case URL_KEY_UNITS: {  // "23:275,18:65": unreadable is all or nothing; otherwise each pair as
+      // written, except a pair outside the page's range, a repeat, or pairs past `count`: dropped
+      // (the rest used) and said.
       std::vector<int64_t> out;
-      bool ok = value.empty() || (int)split_on(value, ',').size() <= k.count;
+      bool ok = true, outside = false, repeated = false, too_many = false;
       for (const std::string& pair : value.empty() ? std::vector<std::string>() : split_on(value, ',')) {
         const std::vector<std::string> lu = split_on(pair, ':');
         std::vector<int64_t> l, u;
-        ok = ok && lu.size() == 2 && parse_index_list(lu[0], &l) && parse_index_list(lu[1], &u) &&
-             l[0] < LAB_LAYERS_MAX && u[0] < LAB_UNIT_MAX;
+        ok = lu.size() == 2 && parse_index_list(lu[0], &l) && parse_index_list(lu[1], &u) && l.size() == 1 && u.size() == 1;
         if (!ok) break;
         bool seen = false;
         for (size_t i = 0; i + 1 < out.size(); i += 2) seen |= out[i] == l[0] && out[i + 1] == u[0];
-        if (!seen) out.push_back(l[0]), out.push_back(u[0]);
+        if (l[0] >= LAB_LAYERS_MAX || u[0] >= LAB_UNIT_MAX) outside = true;
+        else if (seen) repeated = true;
+        else if ((int)out.size() / 2 >= k.count) too_many = true;
+        else out.push_back(l[0]), out.push_back(u[0]);
       }
-      if (!ok) d.note(URL_MALFORMED, k.key, value);
-      else *(std::vector<int64_t>*)f = out;
+      if (!ok) {
+        d.note(URL_MALFORMED, k.key, value);
+        break;
+      }
+      *(std::vector<int64_t>*)f = out;
+      if (outside || too_many) d.note(URL_CLAMPED, k.key, value, units_link_text(out));
+      else if (repeated) d.note(URL_REPEATED, k.key, value, units_link_text(out));
       break;
     }
   }
@@ -452,11 +468,7 @@ static std::string encode_value(const url_key& k, lab_state* s) {
     case URL_KEY_MODEL:
     case URL_KEY_TEXT: return percent_encode(*(std::string*)f);
     case URL_KEY_ANSWERS: return *(std::string*)f;  // its alphabet needs no escape
-    case URL_KEY_UNITS: {
-      const std::vector<int64_t>& v = *(std::vector<int64_t>*)f;
-      for (size_t i = 0; i + 1 < v.size(); i += 2) out += (out.empty() ? "" : ",") + std::to_string(v[i]) + ":" + std::to_string(v[i + 1]);
-      return out;
-    }
+    case URL_KEY_UNITS: return units_link_text(*(std::vector<int64_t>*)f);
   }
   return out;
 }

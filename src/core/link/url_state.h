@@ -17,13 +17,14 @@ enum url_problem {
   URL_CLAMPED,      // read, but outside its range: the nearest allowed value is used
   URL_NEWER_VERSION, // v is newer than this page knows: keys are read as version 1
   URL_CREDENTIALS,   // pack= or model= carried a user name or password: removed, the rest is used
+  URL_REPEATED,      // a list named the same item twice: once is used
 };
 
 struct url_notice {
   url_problem problem;
   std::string key;
   std::string value;  // as it stood in the link (percent-decoded; without credentials); display as text only
-  std::string used;   // URL_CLAMPED: the value used instead, as a link writes it ("0", "100,1")
+  std::string used;   // URL_CLAMPED, URL_REPEATED: the value used instead, as a link writes it ("0", "100,1", "23:75")
 };
 
 struct url_decoded {

@@ -264,6 +264,7 @@ static std::string clip_quote(const std::string& s) {
 std::string lab_pack_unused_text(const std::string& pack) { return strf(tr(STR_NOTICE_PACK_UNUSED), clip_quote(pack).c_str()); }
 
 std::string lab_link_value_text(const std::string& key, const std::string& value) {
+  if (key == "off" && value.empty()) return tr(STR_VALUE_NO_UNIT_OFF);
   if (value != "-1") return value;
   if (key == "htok") return tr(STR_VALUE_ALL_TOKENS);
   if (key == "layer") return tr(STR_VALUE_FIRST_LAYER);
@@ -278,6 +279,7 @@ std::string lab_notice_text(const url_notice& n) {
     case URL_CLAMPED: return strf(tr(STR_NOTICE_CLAMPED), key.c_str(), value.c_str(), used.c_str());
     case URL_NEWER_VERSION: return strf(tr(STR_NOTICE_NEWER), value.c_str());
     case URL_CREDENTIALS: return strf(tr(STR_NOTICE_CREDENTIALS), key.c_str(), value.c_str());
+    case URL_REPEATED: return strf(tr(STR_NOTICE_REPEATED), key.c_str(), value.c_str(), used.c_str());
   }
   return "";
 }
