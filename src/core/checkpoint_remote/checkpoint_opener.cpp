@@ -320,8 +320,11 @@ void checkpoint_opener::on_head(const fetch_response& r, fetch_item* it, item_ki
       s.id.etag = r.etag;
       s.head.assign((const char*)body, (size_t)n);
     } else {
-      // The file changed between the two requests: its header from the start again.
-      if (!range_same_file(s.id, size, r.etag)) {
+      // The file changed between the two requests: its header from the start again (unless the
+      // host gives the same version another size: then it only contradicts itself).
+      const stream_error other = range_file_mismatch(s.id, size, r.etag);
+      if (other.fault == STREAM_SIZE_CONFLICT) return fail(file, url, other);
+      if (other.failed()) {
         fetch_queue_done(&queue_, it);
         return reread_shard(si);
       }

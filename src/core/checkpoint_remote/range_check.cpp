@@ -13,6 +13,14 @@ bool range_same_file(const file_identity& id, uint64_t size, const std::string& 
   return size == id.size && etag_same(etag, id.etag);
 }
 
+stream_error range_file_mismatch(const file_identity& id, uint64_t size, const std::string& etag) {
+  if (range_same_file(id, size, etag)) return stream_error();
+  // A strong ETag names one sequence of bytes; a weak one ("W/") may stay while they change.
+  const bool strong = id.etag.rfind("W/", 0) != 0 && etag.rfind("W/", 0) != 0;
+  if (!id.etag.empty() && strong && etag == id.etag && size != 0 && id.size != 0) return stream_error_sizes(STREAM_SIZE_CONFLICT, size, id.size);
+  return stream_error_of(STREAM_FILE_CHANGED);
+}
+
 uint64_t range_max_bytes(uint64_t length, uint64_t chunk_bytes) { return std::max(length, chunk_bytes) + CKPT_RANGE_SLACK; }
 
 const unsigned char* range_answer_slice(const fetch_request& q, const file_identity& id, const fetch_response& r, uint64_t begin,
@@ -24,7 +32,8 @@ const unsigned char* range_answer_slice(const fetch_request& q, const file_ident
     return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;  // not a slice of what was asked: the caller's mistake
   if (r.status == 206) {
     // The identity first: a replaced file's range is no use wherever it starts.
-    if (!range_same_file(id, r.total_size, r.etag)) return *e = stream_error_of(STREAM_FILE_CHANGED), nullptr;
+    const stream_error other = range_file_mismatch(id, r.total_size, r.etag);
+    if (other.failed()) return *e = other, nullptr;
     if (r.content_range_start != q.begin) return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;
     const uint64_t at = begin - q.begin;  // a body cut short still holds the slices before the cut
     if (r.n < at + length) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n > at ? r.n - at : 0, length), nullptr;

@@ -24,6 +24,10 @@ struct file_identity {
 bool etag_same(const std::string& a, const std::string& b);
 // The answer's file is the identity's file: same size, same ETag (both sent, or neither).
 bool range_same_file(const file_identity& id, uint64_t size, const std::string& etag);
+// Why not: STREAM_FILE_CHANGED (another version: read it again), or STREAM_SIZE_CONFLICT (the
+// same strong ETag at another size: the host contradicts itself, and reading again would not help).
+// STREAM_OK when it is the same file.
+stream_error range_file_mismatch(const file_identity& id, uint64_t size, const std::string& etag);
 
 // The requested bytes [q.begin, q.begin + q.length) out of a network answer (not a cached one):
 // the range itself (206) or a slice of the whole file (200, from a host that ignores Range and

@@ -36,6 +36,7 @@ enum stream_fault {
   STREAM_NO_ROOM,            // more than the page holds at once (want: bytes needed, got: the page's budget)
   STREAM_TOO_MANY_REQUESTS,  // 429 again after waiting the Retry-After once (seconds: how long it waited)
   STREAM_REDIRECT,           // a redirect the browser would not follow: a loop, another scheme, or CORS at its target
+  STREAM_SIZE_CONFLICT,      // the same version (ETag) of a file at two sizes (got, want): reading again would not help
   // The whole model (core/model/):
   STREAM_UNSUPPORTED,        // a layer type, window or RoPE the forward pass cannot run (reason names it)
   STREAM_WORKER_STOPPED,     // the page's model worker died (out of memory, a crash): detail is the browser's words

@@ -53,6 +53,8 @@ std::string live_fault_text(const stream_error& e) {
     case STREAM_TOO_MANY_REQUESTS:
       return e.seconds > 0 ? strf(tr(STR_FAULT_TOO_MANY_WAITED), fmt_seconds(e.seconds).c_str()) : tr(STR_FAULT_TOO_MANY);
     case STREAM_REDIRECT: return tr(STR_FAULT_REDIRECT);
+    case STREAM_SIZE_CONFLICT:
+      return strf(tr(STR_FAULT_SIZE_CONFLICT), fmt_count((int64_t)e.got).c_str(), fmt_count((int64_t)e.want).c_str());
     case STREAM_UNSUPPORTED: return strf(tr(STR_FAULT_UNSUPPORTED), read_error_text(e.reason).c_str());
     case STREAM_WORKER_STOPPED: return strf(tr(STR_FAULT_WORKER_STOPPED), e.detail.c_str());
     case STREAM_FAULT_COUNT: break;
