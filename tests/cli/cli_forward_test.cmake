@@ -58,6 +58,26 @@ file(MAKE_DIRECTORY ${WORK}/broken)
 file(COPY ${MODEL}/config.json ${MODEL}/tokenizer.json DESTINATION ${WORK}/broken)
 file(WRITE ${WORK}/broken/model.safetensors "not a safetensors file")
 run(1 ${CLI} forward ${WORK}/broken --ids 1)
+# Weights that hold NaN: exit 1, naming the tensor (as the page does), not "did not finish loading".
+file(REMOVE_RECURSE ${WORK}/nan)
+file(COPY ${MODEL}/ DESTINATION ${WORK}/nan)
+file(GLOB shard ${WORK}/nan/*.safetensors)
+execute_process(COMMAND python3 -c "
+import json, struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+n = struct.unpack('<Q', b[:8])[0]
+h = json.loads(b[8:8 + n])
+name = [k for k in h if k.endswith('layers.10.mlp.down_proj.weight')][0]
+at = 8 + n + h[name]['data_offsets'][0]
+b[at:at + 2] = b'\\xc0\\x7f'  # a bf16 NaN
+open(p, 'wb').write(b)
+" ${shard} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "could not write NaN into ${shard}")
+endif()
+run(1 ${CLI} forward ${WORK}/nan --ids 1,2)
+expect("layers.10.mlp.down_proj.weight" "${err}")
 
 # `swiglu answers`: the built-in model's precomputed answers as the build writes them (the class
 # link's base64url text, one line), the same text again (deterministic), another link's question,

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/views/live_view.h"
+#include "core/views/model_view.h"
 
 cli_model::cli_model(const std::string& dir) : files(dir), host(&net) {
   net.files = &files;
@@ -20,7 +21,8 @@ bool cli_model_load(const char* command, cli_model* m) {
   m->host.open("local/", now);
   for (int steps = 0; steps < 10000000; steps++) {
     const model_status s = m->host.status();
-    if (s.phase == MODEL_STATUS_FAILED) {
+    // Failed, or a part of it failed (a chunk answered 500, weights holding NaN): nobody presses Retry here.
+    if (s.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(s)) {
       std::fprintf(stderr, "swiglu %s: %s%s%s\n", command, s.failed_file.empty() ? "" : s.failed_file.c_str(),
                    s.failed_file.empty() ? "" : ": ", live_fault_text(s.error).c_str());
       return false;
