@@ -3,6 +3,8 @@
 // by name, a missing or misshapen tensor named, and never a decoy's tensor in the plan.
 #include <catch2/catch.hpp>
 
+#include "core/base/json_read.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/synthetic_model.h"
@@ -206,6 +208,29 @@ TEST_CASE("a text_config nested in the text_config is refused, not half read", "
   CHECK(p == MODEL_SPEC_UNREADABLE);
   CHECK(reason_en(why) == "'text_config' holds a 'text_config' of its own: it is unclear which one describes the language model");
   CHECK(read_error_text_in(LAB_LANG_ZH, why).find("不清楚哪一个描述语言模型") != std::string::npos);
+}
+
+// A key given twice: cJSON's lookup reads the first value, Python's json (and so transformers) the
+// last. The page refuses rather than run another model than the one the checkpoint's authors built.
+TEST_CASE("a config key given twice is refused, naming it, at the top and in text_config", "[model][spec]") {
+  const std::string text = config_of(synth_model_spec());
+  REQUIRE(text.find("\"text_config\": {") != std::string::npos);
+  const size_t tc = text.find("\"text_config\": {") + 16;
+  const std::vector<std::pair<std::string, std::string>> doubled = {
+      {"{\"model_type\": \"llama\", " + text.substr(1), "model_type"},                  // the top level
+      {text.substr(0, tc) + "\"hidden_size\": 4096, " + text.substr(tc), "hidden_size"}};  // text_config
+  for (const auto& d : doubled) {
+    INFO(d.first.substr(0, 200));
+    REQUIRE(json_parse(d.first));  // well-formed JSON, each time
+    model_spec s;
+    model_spec_problem p = MODEL_SPEC_OK;
+    read_error why;
+    CHECK(!model_spec_parse(d.first, &s, &p, &why));
+    CHECK(reason_en(why).find("'" + d.second + "' is given twice") != std::string::npos);
+    CHECK(read_error_text_in(LAB_LANG_ZH, why).find("'" + d.second + "' 出现了两次") != std::string::npos);
+  }
+  model_spec s;
+  CHECK(model_spec_parse(text, &s, nullptr, nullptr));  // the same config, each key once
 }
 
 TEST_CASE("tie_word_embeddings: false without an lm_head is refused, naming the tensor it asks for", "[model][spec]") {

@@ -2,6 +2,7 @@
 #include "core/base/json_read.h"
 
 #include <cmath>
+#include <set>
 
 // Well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF), which
 // JSON text must be (RFC 8259). cJSON copies string bytes as they come; checked here once, no
@@ -58,6 +59,14 @@ size_t json_values_at_most(const char* text, size_t n, size_t limit) {
 
 const cJSON* json_member(const cJSON* object, const char* key) {
   return cJSON_IsObject(object) ? cJSON_GetObjectItemCaseSensitive(object, key) : nullptr;
+}
+
+std::string json_repeated_key(const cJSON* object) {
+  if (!cJSON_IsObject(object)) return "";
+  std::set<std::string> seen;
+  for (const cJSON* m = object->child; m; m = m->next)
+    if (m->string && !seen.insert(m->string).second) return m->string;
+  return "";
 }
 
 bool json_integer(const cJSON* node, int64_t* out) {

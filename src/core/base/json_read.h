@@ -31,6 +31,9 @@ size_t json_values_at_most(const char* text, size_t n, size_t limit);
 
 // The member `key` of an object (the first, if a hostile file repeats it); nullptr otherwise.
 const cJSON* json_member(const cJSON* object, const char* key);
+// The first key an object holds twice ("" when none, or not an object). Parsers disagree on which
+// value wins (cJSON's lookup the first, Python's json the last): a reader refuses rather than guess.
+std::string json_repeated_key(const cJSON* object);
 
 // A number whose value is a whole number a double holds exactly (|v| <= 2^53). JSON does not tell
 // 1 from 1.0, and neither does this.

@@ -71,6 +71,8 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
   const cJSON* j = tree.get();
   if (!j) return fail(STR_READ_NOT_VALID_JSON);
   if (!cJSON_IsObject(j)) return fail(STR_READ_NOT_JSON_OBJECT);
+  const std::string twice = json_repeated_key(j);
+  if (!twice.empty()) return fail(STR_READ_KEY_TWICE, {twice});
   model_config c;
   c.name_or_path = config_string(j, "_name_or_path");
   c.synthetic = cJSON_IsTrue(json_member(j, "swiglu_lab_synthetic"));
@@ -83,6 +85,8 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
     c.text_config = true;
     where = file + " (text_config)";
     fail = {where, true, error, why};
+    const std::string tc_twice = json_repeated_key(tc);
+    if (!tc_twice.empty()) return fail(STR_READ_KEY_TWICE, {tc_twice});
   }
   c.model_type = config_string(lm, "model_type");
   if (c.model_type.empty()) c.model_type = config_string(j, "model_type");
