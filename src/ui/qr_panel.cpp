@@ -25,7 +25,7 @@ static bool qr_refresh(qr_panel* p) {
   if (url == p->url && p->code.status != QR_EMPTY) return false;
   p->url = url;
   p->code = qr_encode_text(url);
-  p->lighter = lighter_link(), p->lighter_code = qr_code(), p->lighter_side = -1, p->light = false;
+  p->lighter = lighter_link(), p->lighter_code = qr_code(), p->lighter_side = -1, p->light = false, p->offered = false;
   return true;
 }
 
@@ -50,6 +50,7 @@ static void lighter_refresh(qr_panel* p, float side, float scale) {
   qr_code c = qr_encode_text(l.link);
   if (qr_px_per_module(c, side, scale) <= whole) return;
   p->lighter = std::move(l), p->lighter_code = std::move(c);
+  p->offered = true;
 }
 
 // The card's words: the code's, then the lighter link's (offered, or what it leaves out).
@@ -124,8 +125,9 @@ void qr_panel_draw(qr_panel* p) {
   const float fs = ImGui::GetFontSize(), margin = std::floor(fs * 0.5f), gap = fs;
   const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
   const ImVec2 area(vp->WorkSize.x - 2 * margin, vp->WorkSize.y - 2 * margin);
-  const int buttons = p->lighter.link.empty() ? 1 : 2;
-  const std::vector<std::string> widest = card_lines(p, 0.0f);  // with the warning: the most lines
+  const int buttons = p->offered ? 2 : 1;
+  std::vector<std::string> widest = card_lines(p, 0.0f);  // with the warning: the most lines
+  if (p->offered && p->lighter.link.empty()) widest.push_back(tr(STR_QR_LIGHTER_OFFER));  // its room kept
   float text_w = std::min(area.x - 2 * gap, std::max(16 * fs, std::min(area.x * 0.25f, 26 * fs)));
   const bool wide = area.x - area.y >= text_w + 2 * gap;
   if (!wide) text_w = area.x - 2 * gap;

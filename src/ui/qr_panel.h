@@ -27,6 +27,10 @@ struct qr_panel {
   qr_code lighter_code;
   float lighter_side = -1, lighter_scale = 0;
   bool light = false;
+  // A lighter link was offered for this link: its lines keep their room in the layout, so the
+  // code's square does not shrink and grow with the offer (which depends on the square) frame
+  // after frame.
+  bool offered = false;
 };
 
 // The top bar's button (after "Copy link"; on a projector too, where there is no link to copy).

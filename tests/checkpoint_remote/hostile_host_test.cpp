@@ -221,6 +221,10 @@ TEST_CASE("range check: each answer against its request and the file's identity,
   CHECK(e.fault == STREAM_FILE_CHANGED);
   CHECK(!range_answer_bytes(q, id, answer(200, 0, 999, 999, "\"abc\""), &e));
   CHECK(e.fault == STREAM_TRUNCATED);
+  CHECK(!range_answer_bytes(q, id, answer(200, 0, 1001, 1001, "\"abc\""), &e));  // more than the file, same version
+  CHECK(e.fault == STREAM_SIZE_CONFLICT);
+  CHECK(!range_answer_bytes(q, id, answer(200, 0, 1001, 1001, "W/\"abc\""), &e));
+  CHECK(e.fault == STREAM_FILE_CHANGED);
   fetch_response cut = answer(200, 0, 70000, 0, "");
   cut.cut = true;
   CHECK(!range_answer_bytes(q, id, cut, &e));

@@ -475,7 +475,9 @@ TEST_CASE("class link: a class set's QR code too fine for the back of a room off
       page.click("qr-lighter");
       page.frame();
       // The code drawn is the lighter link's, coarser; the page's own link still carries all six.
-      CHECK(qr.code.dark != qr.lighter_code.dark);
+      const item_rect drawn = page.rect("qr-image");  // the square on screen is the lighter code's, quiet zone included
+      CHECK(drawn.x1 - drawn.x0 == Approx(qr.px_per_module * float(qr.lighter_code.size + 2 * QR_QUIET_ZONE)));
+      CHECK(qr.lighter_code.size != qr.code.size);
       const qr_code want = qr_encode_text(qr.lighter.link);
       CHECK(qr.lighter_code.dark == want.dark);
       CHECK(qr.px_per_module > whole_px);

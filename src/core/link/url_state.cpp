@@ -34,10 +34,6 @@ static std::string percent_decode(const std::string& s) {
   return out;
 }
 
-// A plain decimal number: optional sign, digits, optional fraction and exponent. No hex, inf or
-// nan, which strtod would also accept. Spaces around it are tolerated. Too large for a double
-// reads as +-DBL_MAX (then clamped by the key's range). A fragment is not a form:
-// '+' stays '+', so "+1" and "2e+01" read as numbers.
 // The units as off= writes them: "23:275,18:65".
 static std::string units_link_text(const std::vector<int64_t>& v) {
   std::string out;
@@ -45,6 +41,10 @@ static std::string units_link_text(const std::vector<int64_t>& v) {
   return out;
 }
 
+// A plain decimal number: optional sign, digits, optional fraction and exponent. No hex, inf or
+// nan, which strtod would also accept. Spaces around it are tolerated. Too large for a double
+// reads as +-DBL_MAX (then clamped by the key's range). A fragment is not a form:
+// '+' stays '+', so "+1" and "2e+01" read as numbers.
 struct decoder {
   url_decoded* result;
   void note(url_problem p, const std::string& key, const std::string& value, const std::string& used = "") {
@@ -347,7 +347,7 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
       for (const std::string& pair : value.empty() ? std::vector<std::string>() : split_on(value, ',')) {
         const std::vector<std::string> lu = split_on(pair, ':');
         std::vector<int64_t> l, u;
-        ok = lu.size() == 2 && parse_index_list(lu[0], &l) && parse_index_list(lu[1], &u) && l.size() == 1 && u.size() == 1;
+        ok = lu.size() == 2 && parse_index_list(lu[0], &l) && parse_index_list(lu[1], &u);
         if (!ok) break;
         bool seen = false;
         for (size_t i = 0; i + 1 < out.size(); i += 2) seen |= out[i] == l[0] && out[i + 1] == u[0];

@@ -48,7 +48,9 @@ lighter_link class_link_lighter(const std::string& url, const std::function<bool
   if (!class_answers_decode(d.state.answers, class_answers_context{d.state.model}, &all, &why) || all.answers.size() < 2)
     return out;
   const std::string head = url.substr(0, hash + 1);  // through the #
-  // The most answers whose code is coarse enough: 1 … total - 1, a code never finer for fewer.
+  // The most answers whose code is coarse enough, 1 … total - 1, by halves: a shorter link gives a
+  // code as coarse or coarser, except where the encoder moves from level M to L (near 1 KB of
+  // link, qr_code.h), where the search may keep one answer fewer than would fit.
   size_t lo = 1, hi = all.answers.size() - 1, best = 0;
   std::string best_link;
   while (lo <= hi) {

@@ -23,9 +23,10 @@ struct lighter_link {
 };
 
 // The link `url` (an address with its #fragment, as the page shows it) with the most of its
-// answers, in their order, whose code `coarse_enough` accepts; a shorter link never makes a finer
-// code, so a few encodes find it. None accepted: the first answer alone. Nothing offered (link
-// empty) when the link carries fewer than two answers, or answers this page refuses.
+// answers, in their order, whose code `coarse_enough` accepts, found in a few encodes (a shorter
+// link makes a code as coarse or coarser, but for the switch from level M to L near 1 KB). None
+// accepted: the first answer alone. Nothing offered (link empty) when the link carries fewer than
+// two answers, or answers this page refuses.
 lighter_link class_link_lighter(const std::string& url, const std::function<bool(const std::string&)>& coarse_enough);
 
 // An answer as the page names it in a list: its views, its prompt, what it switches off or picks,
