@@ -41,10 +41,7 @@ const unsigned char* range_answer_slice(const fetch_request& q, const file_ident
   }
   // 200, the whole file: a shorter body than the file's size is a cut-short answer of the same
   // file only if the host says the same version; otherwise it is another file.
-  if (!etag_same(r.etag, id.etag) || r.n > id.size) {
-    const stream_error other = range_file_mismatch(id, r.n, r.etag);
-    return *e = other.failed() ? other : stream_error_of(STREAM_FILE_CHANGED), nullptr;
-  }
+  if (!etag_same(r.etag, id.etag) || r.n > id.size) return *e = range_file_mismatch(id, r.n, r.etag), nullptr;
   if (r.n < id.size) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, id.size), nullptr;
   if (begin > r.n || length > r.n - begin) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, begin + length), nullptr;
   return body + begin;

@@ -17,15 +17,12 @@ std::string class_answer_title(const carried_answer& a) {
   const model_question& q = a.question;
   if (q.position >= 0 && size_t(q.position) < a.reply.prompt.size())
     out += tr(STR_MIRROR_SEP) + strf(tr(STR_ANSWER_AT_TOKEN), model_token_text(a.reply.prompt[size_t(q.position)]).c_str());
-  const auto unit = [](const unit_ref& u) {
-    return strf(tr(STR_RULES_UNIT), std::to_string(u.layer).c_str(), std::to_string(u.unit).c_str());
-  };
   if (!q.off.empty()) {
     std::string units;
-    for (const unit_ref& u : q.off) units += (units.empty() ? "" : tr(STR_MIRROR_SEP)) + unit(u);
+    for (const unit_ref& u : q.off) units += (units.empty() ? "" : tr(STR_MIRROR_SEP)) + rules_unit_text(u);
     out += tr(STR_MIRROR_SEP) + strf(tr(STR_ANSWER_OFF), units.c_str());
   }
-  if (q.unit.layer >= 0) out += tr(STR_MIRROR_SEP) + strf(tr(STR_ANSWER_PICKED), unit(q.unit).c_str());
+  if (q.unit.layer >= 0) out += tr(STR_MIRROR_SEP) + strf(tr(STR_ANSWER_PICKED), rules_unit_text(q.unit).c_str());
   return out;
 }
 

@@ -54,11 +54,14 @@ void rules_toggle_unit(lab_state* s, const unit_ref& u) {
   s->off.push_back(u.unit);
 }
 
+std::string rules_unit_text(const unit_ref& u) {
+  return strf(tr(STR_RULES_UNIT), std::to_string(u.layer).c_str(), std::to_string(u.unit).c_str());
+}
+
 std::string rules_off_text(const lab_state& s) {
   std::string out;
   for (size_t i = 0; i + 1 < s.off.size(); i += 2)
-    out += (out.empty() ? "" : tr(STR_MIRROR_SEP)) +
-           strf(tr(STR_RULES_UNIT), std::to_string(s.off[i]).c_str(), std::to_string(s.off[i + 1]).c_str());
+    out += (out.empty() ? "" : tr(STR_MIRROR_SEP)) + rules_unit_text({(int)s.off[i], (int)s.off[i + 1]});
   return out;
 }
 
@@ -70,7 +73,7 @@ void rules_pick_unit(lab_state* s, const unit_ref& u) {
 }
 
 std::string rules_picked_title(const model_reply& r, const lab_state& s) {
-  std::string unit = strf(tr(STR_RULES_UNIT), std::to_string(r.picked.unit.layer).c_str(), std::to_string(r.picked.unit.unit).c_str());
+  std::string unit = rules_unit_text(r.picked.unit);
   if (rules_unit_is_off(s, r.picked.unit)) unit += " (" + std::string(tr(STR_RULES_IS_OFF)) + ")";
   return strf(tr(STR_RULES_PICKED), unit.c_str());
 }
@@ -119,7 +122,7 @@ std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) 
   for (const model_unit_row& u : r.units) top = std::max(top, std::fabs(u.value));
   for (const model_unit_row& u : r.units) {
     view_row row;
-    row.label = strf(tr(STR_RULES_UNIT), std::to_string(u.unit.layer).c_str(), std::to_string(u.unit.unit).c_str());
+    row.label = rules_unit_text(u.unit);
     const bool off = rules_unit_is_off(s, u.unit);
     if (off) row.note = tr(STR_RULES_IS_OFF), row.note_tone = TONE_RELU;
     if (rules_unit_is_picked(s, u.unit))

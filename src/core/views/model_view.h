@@ -52,6 +52,8 @@ std::string rules_scale_text(bool off);
 std::vector<view_row> rules_rising_rows(const model_reply& r);
 // The most active units at the last token: "Layer 23, unit 75: 6.186947, writes toward: '北京' ...".
 std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s);
+// "Layer 23, unit 75": a unit as every view names it.
+std::string rules_unit_text(const unit_ref& u);
 // "Layer 23, unit 75, ..." for the units off= names.
 std::string rules_off_text(const lab_state& s);
 bool rules_unit_is_off(const lab_state& s, const unit_ref& u);
