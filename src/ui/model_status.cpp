@@ -62,9 +62,9 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
     if (ImGui::Button(tr(STR_LIVE_RETRY))) svc->model_retry();
     item_probe("model-retry");
   }
-  // The way back from a model that cannot be opened or loaded: the built-in weights, every other
-  // setting kept (under lock=1 too: the teacher's model failed, and this keeps the class going).
-  if ((st.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(st)) && !model_session_builtin(*ms)) {
+  // The way back from a model that cannot be opened, loaded or run: the built-in weights, every
+  // other setting kept (under lock=1 too: the teacher's model failed, and this keeps the class going).
+  if (model_session_way_back(*ms)) {
     const char* label = tr(STR_LIVE_USE_BUILTIN);
     widget_same_line_if_fits(widget_button_width(label));
     if (ImGui::Button(label)) live_use_builtin(s);

@@ -477,7 +477,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     const page = await openPage(site, "#v=1&view=rules&lang=en");
     await waitForMirror(page, row, TIMEOUT);
     await page.evaluate(() => Module.labModel.worker.dispatchEvent(new ErrorEvent("error", { message: "Aborted(OOM)" })));
-    await waitForMirror(page, "the model's worker stopped (Aborted(OOM))", TIMEOUT);
+    await waitForMirror(page, "The whole model's worker stopped (Aborted(OOM))", TIMEOUT);
     await clickItem(page, "model-retry");
     await page.waitForFunction(() => !document.getElementById("lab-text").textContent.includes("worker stopped"), null, { timeout: TIMEOUT });
     await waitForMirror(page, row, TIMEOUT);

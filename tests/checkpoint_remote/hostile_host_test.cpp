@@ -441,7 +441,7 @@ TEST_CASE("hostile host: a byte a second stalls, a 429's Retry-After is honoured
     g.settle();
     REQUIRE(g.src->phase() == SOURCE_FAILED);
     CHECK(g.only_failure().error.fault == STREAM_TOO_MANY_REQUESTS);
-    CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s as the host asked, and it refused again (too many requests)");
+    CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s, and the host refused again (too many requests)");
   }
   SECTION("429 whose Retry-After cannot be read (CORS hides it): a short wait once, then the refusal is said") {
     ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));
@@ -465,7 +465,8 @@ TEST_CASE("hostile host: a byte a second stalls, a 429's Retry-After is honoured
     g.settle();
     REQUIRE(g.src->phase() == SOURCE_FAILED);
     CHECK(std::count(g.net.requested.begin(), g.net.requested.end(), "config.json") == 2);  // once more, not again and again
-    CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s as the host asked, and it refused again (too many requests)");
+    // The wait was the page's own: not said to be the host's.
+    CHECK(words_en(g.only_failure()) == "config.json: HTTP 429: the page waited 2 s, and the host refused again (too many requests)");
   }
   SECTION("a redirect the browser would not follow is named, not taken for offline or CORS") {
     ckpt_fixture f(pack_test_checkpoint(pack_test_spec(SYNTH_NAMING_QWEN35, ST_DTYPE_BF16, 1)));

@@ -41,6 +41,11 @@ TEST_CASE("words: a clamped value's notice says the value used") {
   CHECK(contains(notice_in(LAB_LANG_ZH, htok.notices[0]), "全部 token"));
   CHECK(lab_link_value_text("layer", "-1") == "the first layer shown");
   CHECK(lab_link_value_text("tok", "-1") == "-1");
+  // A layer past any model's: the link's own value and the default, never the page's limit.
+  const url_decoded layer = url_decode("#view=flow&layer=1e309");
+  REQUIRE(layer.notices.size() == 1);
+  CHECK(notice_in(LAB_LANG_EN, layer.notices[0]) == "Link key 'layer' = '1e309' is out of range: using the lesson default.");
+  CHECK(notice_in(LAB_LANG_ZH, layer.notices[0]) == "链接参数 'layer' = '1e309' 超出范围：改用课程默认值。");
 }
 
 TEST_CASE("words: a user name and password in pack= or model= are removed, and the notice does not repeat them") {

@@ -136,6 +136,34 @@ TEST_CASE("numbers too large for a double are out of range: clamped, with a noti
   CHECK(d.notices.size() == 4);
 }
 
+// A layer, unit or token is the weights' to bound: past the page's own limit it names nothing in any
+// model, so the default is used and said, never the limit (layer=1e309 read as "using 1023", a layer
+// no model here has, which the model's notice then refused by a number the link never held).
+TEST_CASE("a layer, unit or token past the page's limit falls back to the default, not to the limit") {
+  const lab_state def = lab_state_default();
+  for (const char* key : {"layer", "unit", "tok", "htok", "probe"})
+    for (const char* value : {"1e309", "99999999", "1e400"}) {
+      const std::string fragment = std::string("#view=flow&") + key + "=" + value;
+      INFO(fragment);
+      const url_decoded d = url_decode(fragment);
+      REQUIRE(d.notices.size() == 1);
+      CHECK(d.notices[0].problem == URL_BEYOND);
+      CHECK(d.notices[0].key == key);
+      CHECK(d.notices[0].value == value);
+      CHECK(d.state.layer == def.layer);
+      CHECK(d.state.unit == def.unit);
+      CHECK(d.state.token == def.token);
+      CHECK(d.state.hist_token == def.hist_token);
+      CHECK(d.state.probe == def.probe);
+    }
+  // Within the page's limit the value is kept for the weights to judge, and below it, clamped.
+  CHECK(url_decode("#layer=99").notices.empty());
+  CHECK(url_decode("#layer=99").state.layer == 99);
+  CHECK(has_notice(url_decode("#layer=-5"), URL_CLAMPED, "layer"));
+  // Other keys keep the nearest allowed value.
+  CHECK(has_notice(url_decode("#layers=1e309"), URL_CLAMPED, "layers"));
+}
+
 TEST_CASE("a repeated key takes its last value, silently") {
   url_decoded d = url_decode("#z=1&step=2&z=-2.5&step=4");
   CHECK(d.state.probe_z == -2.5);

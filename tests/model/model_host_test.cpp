@@ -323,24 +323,7 @@ TEST_CASE("a prompt whose pass does not fit beside the weights is refused before
 // The page's default whole model with every value of layer `layer`'s down_proj set to `bf16`.
 static std::map<std::string, std::string> planted_with_down(int layer, uint16_t bf16) {
   std::map<std::string, std::string> files = synth_model_planted_make();
-  mem_files m;
-  m.files = files;
-  const std::string name = "model.language_model.layers." + std::to_string(layer) + ".mlp.down_proj.weight";
-  for (auto& kv : files) {
-    st_file header;
-    std::string err;
-    if (kv.first.find(".safetensors") == std::string::npos || kv.first.find(".json") != std::string::npos ||
-        !st_read_header(&m, kv.first, &header, &err) || !header.find(name))
-      continue;
-    const st_tensor* t = header.find(name);
-    REQUIRE(t->dtype == ST_DTYPE_BF16);
-    for (uint64_t at = t->begin; at < t->end; at += 2) {
-      kv.second[at] = (char)(bf16 & 0xFF);
-      kv.second[at + 1] = (char)(bf16 >> 8);
-    }
-    return files;
-  }
-  FAIL("no shard holds " << name);
+  REQUIRE(synth_model_fill_bf16(&files, "model.language_model.layers." + std::to_string(layer) + ".mlp.down_proj.weight", bf16));
   return files;
 }
 

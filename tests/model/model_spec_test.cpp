@@ -196,6 +196,20 @@ TEST_CASE("a config's numbers are printed as the page prints numbers in its refu
   j["partial_rotary_factor"] = 1.5;
   CHECK(!model_spec_parse(j.dump(), &s, nullptr, &why));
   CHECK(reason_en(why) == "'partial_rotary_factor' = 1.5 is outside [0, 1]");
+  j.erase("partial_rotary_factor");
+  // rms_norm_eps names the value it refused: a number as numbers are printed, else its JSON.
+  const std::vector<std::pair<nlohmann::json, std::string>> eps = {
+      {2.5, "2.5"}, {-1e-06, "-1e-06"}, {0, "0"}, {"1e-6", "\"1e-6\""}, {nlohmann::json::array({1, 2}), "[1,2]"},
+      {std::string(60, 'x'), "\"" + std::string(39, 'x') + "…"}};
+  for (const auto& e : eps) {
+    INFO(e.first.dump());
+    j["rms_norm_eps"] = e.first;
+    CHECK(!model_spec_parse(j.dump(), &s, nullptr, &why));
+    CHECK(reason_en(why) == "'rms_norm_eps' = " + e.second + ": it must be a number in (0, 1]");
+    CHECK(read_error_text_in(LAB_LANG_ZH, why) == "'rms_norm_eps' = " + e.second + "：它必须是 (0, 1] 中的数");
+  }
+  j["rms_norm_eps"] = 1e-06;
+  CHECK(model_spec_parse(j.dump(), &s, nullptr, &why));
 }
 
 TEST_CASE("a text_config nested in the text_config is refused, not half read", "[model][spec]") {

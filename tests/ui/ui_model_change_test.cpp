@@ -137,6 +137,9 @@ TEST_CASE("model chunk failed: a part that fails while loading is named with Ret
     REQUIRE(shown);
     INFO(page.mirror());
     CHECK(contains(page.mirror(), site.weights));
+    // Where it stopped, not a "Loading…" that no longer moves.
+    CHECK(contains(page.mirror(), before_args(STR_MODEL_STOPPED_AT, l)));
+    CHECK_FALSE(contains(page.mirror(), before_args(STR_MODEL_LOADING, l)));
     scroll_through(page, "failed chunk");
     CHECK(has_widget("model-retry"));
     CHECK(has_widget("model-use-builtin"));
@@ -146,6 +149,31 @@ TEST_CASE("model chunk failed: a part that fails while loading is named with Ret
     page.click("model-retry");
     REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
     CHECK(page.url().state.model == "copy/");
+  }
+}
+
+// A model that opens and loads but whose pass overflows f32 (BF16 0x7F7F weights, finite, so the
+// load takes them): the views say so, and offer the way back as a model that failed to open does.
+TEST_CASE("model overflow: a model that cannot answer offers the built-in weights, every other setting kept") {
+  for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH}) {
+    INFO(l);
+    two_models site;
+    std::map<std::string, std::string> shard = {{site.weights, site.files.files["copy/" + site.weights]}};
+    REQUIRE(synth_model_fill_bf16(&shard, "model.language_model.layers.0.mlp.down_proj.weight", 0x7F7F));
+    site.files.files["copy/" + site.weights] = shard[site.weights];
+    headless_page page(std::string("#v=1&view=rules&model=copy/&off=23:75&lang=") + (l == LAB_LANG_EN ? "en" : "zh"));
+    const std::string said = before_args(STR_MODEL_NOT_FINITE, l);
+    const bool shown = site.settle_until(page, [&] { return contains(page.mirror(), said); });
+    INFO(page.mirror());
+    REQUIRE(shown);
+    scroll_through(page, "overflow");
+    REQUIRE(has_widget("model-use-builtin"));
+    CHECK_FALSE(has_widget("model-retry"));  // nothing to fetch again: the file is what it is
+    page.click("model-use-builtin");
+    REQUIRE(site.settle_until(page, [&] { return two_models::answered(page); }));
+    CHECK(page.url().state.model.empty());
+    CHECK(page.url().state.off == std::vector<int64_t>{23, 75});
+    CHECK_FALSE(contains(page.mirror(), said));
   }
 }
 
@@ -162,6 +190,8 @@ TEST_CASE("model fallbacks: ids, off, layer, unit and tok the model does not hav
       {"view=rules&layer=23&unit=99999", "'unit'", [](const lab_state& s) { return s.layer == -1; }},
       {"view=rules&layer=99&unit=5", "'layer'", [](const lab_state& s) { return s.layer == -1; }},
       {"view=flow&tok=99", "'tok'", [](const lab_state& s) { return s.token == -1; }},
+      // Past the page's own limit: the default, said once by the link, never the limit (1023).
+      {"view=flow&layer=1e309", "'layer' = '1e309'", [](const lab_state& s) { return s.layer == -1; }},
   };
   for (lab_lang l : {LAB_LANG_EN, LAB_LANG_ZH})
     for (const case_t& c : cases) {
@@ -173,6 +203,7 @@ TEST_CASE("model fallbacks: ids, off, layer, unit and tok the model does not hav
       for (const std::string& n : page.app.notices) notices += n + "\n";
       INFO(notices);
       CHECK(contains(notices, c.key));
+      CHECK_FALSE(contains(notices, "1023"));  // no layer a model here has
       CHECK(c.shown(page.url().state));  // the link says what is shown
       CHECK(contains(page.mirror(), l == LAB_LANG_EN ? "Prompt" : "提示"));
     }

@@ -152,6 +152,9 @@ TEST_CASE("live header on a projector (ui=present): the model and its status to 
       for (size_t p = 0; m.probes.size() > 1 && p < m.probes.size(); p++) controls.push_back("probe-" + std::to_string(p));
       for (const std::string& c : controls) CHECK_FALSE(item_probe_get(c));
       CHECK(drawn_text(live_source_info(page.app.live.source.get())));  // the model, its dims, the bytes
+      // The weights' kind as an aside, in the page's own punctuation: （合成权重…） in Chinese.
+      CHECK(contains(live_source_info(page.app.live.source.get()), strf(tr(STR_READ_ASIDE), tr(STR_LIVE_SYNTHETIC))));
+      if (std::string(lang) == "zh") CHECK(contains(live_source_info(page.app.live.source.get()), "（合成权重"));
       CHECK(drawn_text(std::string(tr(STR_LIVE_PROBE)) + tr(STR_MIRROR_COLON) + m.probes[0].label));
       CHECK(drawn_text(std::string(tr(STR_LIVE_LAYERS)) + tr(STR_MIRROR_COLON) + "0, 4"));
       REQUIRE(item_probe_get("path-explore"));  // no path: the button alone brings them back

@@ -81,6 +81,18 @@ std::string json_string(const cJSON* node) {
   return cJSON_IsString(node) && node->valuestring ? std::string(node->valuestring) : std::string();
 }
 
+std::string json_value_text(const cJSON* node) {
+  static const size_t MAX_BYTES = 40;
+  char* printed = node ? cJSON_PrintUnformatted(node) : nullptr;
+  if (!printed) return "?";
+  std::string text(printed);
+  cJSON_free(printed);
+  if (text.size() <= MAX_BYTES) return text;
+  size_t end = MAX_BYTES;
+  while (end > 0 && ((unsigned char)text[end] & 0xC0) == 0x80) end--;  // not inside a UTF-8 character
+  return text.substr(0, end) + "…";
+}
+
 size_t json_size(const cJSON* node) {
   size_t n = 0;
   for (const cJSON* e = json_first(node); e; e = e->next) n++;

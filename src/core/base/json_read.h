@@ -42,6 +42,9 @@ bool json_integer(const cJSON* node, int64_t* out);
 // A string's bytes, or "" for anything else.
 std::string json_string(const cJSON* node);
 
+// A value as JSON text, for a refusal that quotes it: at most 40 bytes (longer is cut, "…"), "?" for none.
+std::string json_value_text(const cJSON* node);
+
 // The element count of an array or the member count of an object; 0 for anything else.
 size_t json_size(const cJSON* node);
 

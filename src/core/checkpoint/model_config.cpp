@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/base/json_read.h"
+#include "core/base/number_format.h"
 
 // model_type -> (1 + w) RMSNorm. Everything else multiplies by w.
 static const char* const kOnePlusWTypes[] = {"qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_next"};
@@ -96,7 +97,8 @@ static bool model_config_parse_inner(const std::string& text, const std::string&
       !config_int(lm, "vocab_size", 1, MODEL_MAX_VOCAB, &c.vocab, fail))
     return false;
   if (const cJSON* eps = json_member(lm, "rms_norm_eps")) {
-    if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0) || eps->valuedouble > 1) return fail(STR_READ_CFG_EPS);
+    if (!cJSON_IsNumber(eps) || !(eps->valuedouble > 0) || eps->valuedouble > 1)
+      return fail(STR_READ_CFG_EPS, {cJSON_IsNumber(eps) ? fmt_config_value(eps->valuedouble) : json_value_text(eps)});
     c.rms_norm_eps = eps->valuedouble;
   }
   c.hidden_act = config_string(lm, "hidden_act");

@@ -328,3 +328,22 @@ std::map<std::string, std::string> synth_model_planted_make(const synth_planted&
   files["tokenizer.json"] = tokenizer;
   return files;
 }
+
+bool synth_model_fill_bf16(std::map<std::string, std::string>* files, const std::string& tensor, uint16_t bits) {
+  mem_files m;
+  m.files = *files;
+  for (auto& kv : *files) {
+    if (kv.first.size() < 12 || kv.first.compare(kv.first.size() - 12, 12, ".safetensors") != 0) continue;
+    st_file header;
+    std::string err;
+    const st_tensor* t = st_read_header(&m, kv.first, &header, &err) ? header.find(tensor) : nullptr;
+    if (!t) continue;
+    if (t->dtype != ST_DTYPE_BF16) return false;
+    for (uint64_t at = t->begin; at + 1 < t->end; at += 2) {
+      kv.second[at] = (char)(bits & 0xFF);
+      kv.second[at + 1] = (char)(bits >> 8);
+    }
+    return true;
+  }
+  return false;
+}

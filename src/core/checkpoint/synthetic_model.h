@@ -64,3 +64,8 @@ struct synth_planted {
 // The tokens of its tokenizer.json that the lessons use (the prompt, the cities, the sentences).
 const std::vector<std::string>& synth_planted_tokens();
 std::map<std::string, std::string> synth_model_planted_make(const synth_planted& where = synth_planted());
+
+// A hostile checkpoint made from a good one: every value of one BF16 tensor set to `bits` (0x7F7F,
+// BF16's largest finite value, passes the load's finiteness check and overflows the pass). False
+// when no shard holds the tensor as BF16.
+bool synth_model_fill_bf16(std::map<std::string, std::string>* files, const std::string& tensor, uint16_t bits);

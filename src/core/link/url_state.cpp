@@ -70,10 +70,14 @@ struct decoder {
     if (clamped) note(URL_CLAMPED, key, value, used);
   }
 
+  // `item`: the value names an item of the weights (a layer, a unit, a token), whose range is the
+  // model's. Past the page's own limit it names nothing in any model: the key's default is used,
+  // not the limit, which the weights would then refuse by a number the link never had.
   void integer(const std::string& key, const std::string& value, int64_t* dst, int64_t lo,
-               int64_t hi) {
+               int64_t hi, bool item = false) {
     double v;
     if (!parse_number(value, &v) || v != std::floor(v)) return note(URL_MALFORMED, key, value);
+    if (item && v > double(hi)) return note(URL_BEYOND, key, value);
     double c = v < double(lo) ? double(lo) : v > double(hi) ? double(hi) : v;
     if (c != v) note(URL_CLAMPED, key, value, std::to_string(int64_t(c)));
     *dst = int64_t(c);
@@ -101,6 +105,13 @@ struct url_key {
 // Keys a link writes only when set: every other key is written always (url_encode), but answers
 // are long, and most links have none.
 static bool url_key_only_when_set(const url_key& k) { return k.kind == URL_KEY_ANSWERS; }
+
+// Keys whose value is an item of the weights the page opens: their real range is known only then.
+static bool url_key_names_item(const url_key& k) {
+  for (const char* item : {"layer", "unit", "tok", "htok", "probe"})
+    if (std::strcmp(k.key, item) == 0) return true;
+  return false;
+}
 
 #define URL_FIELD(expr) [](lab_state* s) -> void* { return (void*)&(s->expr); }
 static void* (*const OVERLAY_FIELDS[])(lab_state*) = {URL_FIELD(show_sigmoid), URL_FIELD(show_gelu)};
@@ -259,7 +270,7 @@ static void decode_value(decoder& d, const url_key& k, const std::string& value,
   void* f = k.field ? k.field(s) : nullptr;
   switch (k.kind) {
     case URL_KEY_NUMBERS: d.numbers(k.key, value, (double*)f, k.count, k.lo, k.hi); break;
-    case URL_KEY_INTEGER: d.integer(k.key, value, (int64_t*)f, (int64_t)k.lo, (int64_t)k.hi); break;
+    case URL_KEY_INTEGER: d.integer(k.key, value, (int64_t*)f, (int64_t)k.lo, (int64_t)k.hi, url_key_names_item(k)); break;
     case URL_KEY_INT: {
       int64_t v = *(int*)f;
       d.integer(k.key, value, &v, (int64_t)k.lo, (int64_t)k.hi);

@@ -15,6 +15,7 @@
 enum url_problem {
   URL_MALFORMED,    // could not be read: the lesson default is used instead
   URL_CLAMPED,      // read, but outside its range: the nearest allowed value is used
+  URL_BEYOND,       // a layer, unit or token past what any model here has: the lesson default is used
   URL_NEWER_VERSION, // v is newer than this page knows: keys are read as version 1
   URL_CREDENTIALS,   // pack= or model= carried a user name or password: removed, the rest is used
   URL_REPEATED,      // a list named the same item twice: once is used

@@ -51,6 +51,7 @@ std::string live_fault_text(const stream_error& e) {
       return e.got > 0 ? strf(tr(STR_FAULT_FILE_KEEPS_CHANGING), fmt_count((int64_t)e.got).c_str()) : tr(STR_FAULT_FILE_CHANGED);
     case STREAM_NO_ROOM: return strf(tr(STR_FAULT_NO_ROOM), fmt_mib(e.want).c_str(), fmt_mib(e.got).c_str());
     case STREAM_TOO_MANY_REQUESTS:
+      // The wait may be the host's Retry-After or, where the page could not read one, its own.
       return e.seconds > 0 ? strf(tr(STR_FAULT_TOO_MANY_WAITED), fmt_seconds(e.seconds).c_str()) : tr(STR_FAULT_TOO_MANY);
     case STREAM_REDIRECT: return tr(STR_FAULT_REDIRECT);
     case STREAM_SIZE_CONFLICT:

@@ -277,6 +277,7 @@ std::string lab_notice_text(const url_notice& n) {
   switch (n.problem) {
     case URL_MALFORMED: return strf(tr(STR_NOTICE_MALFORMED), key.c_str(), value.c_str());
     case URL_CLAMPED: return strf(tr(STR_NOTICE_CLAMPED), key.c_str(), value.c_str(), used.c_str());
+    case URL_BEYOND: return strf(tr(STR_NOTICE_BEYOND), key.c_str(), value.c_str());
     case URL_NEWER_VERSION: return strf(tr(STR_NOTICE_NEWER), value.c_str());
     case URL_CREDENTIALS: return strf(tr(STR_NOTICE_CREDENTIALS), key.c_str(), value.c_str());
     case URL_REPEATED: return strf(tr(STR_NOTICE_REPEATED), key.c_str(), value.c_str(), used.c_str());

@@ -43,7 +43,8 @@ std::string live_source_info(const layer_source* src, const live_session* ls) {
   std::string layers;
   for (int l : m.layers) layers += (layers.empty() ? "" : ", ") + std::to_string(l);
   const std::string id = m.revision.empty() ? m.model_id : m.model_id + "@" + m.revision;
-  return strf(tr(m.checkpoint ? STR_LIVE_CHECKPOINT : STR_LIVE_PACK), id.c_str()) + " (" + tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL) + ")" +
+  return strf(tr(m.checkpoint ? STR_LIVE_CHECKPOINT : STR_LIVE_PACK), id.c_str()) +
+         strf(tr(STR_READ_ASIDE), tr(m.synthetic ? STR_LIVE_SYNTHETIC : STR_LIVE_REAL)) +  // （） in Chinese
          tr(STR_MIRROR_SEP) +
          strf(tr(STR_LIVE_DIMS), std::to_string(m.hidden).c_str(), std::to_string(m.intermediate).c_str(), layers.c_str(),
               std::to_string(m.num_layers).c_str()) +

@@ -24,6 +24,13 @@ bool model_status_retry(const model_status& st) {
   return st.phase == MODEL_STATUS_FAILED || st.paused || model_status_chunk_failed(st);
 }
 
+bool model_session_way_back(const model_session& ms) {
+  if (model_session_builtin(ms)) return false;
+  const model_status& st = ms.status;
+  const bool refused = ms.have_reply && ms.reply.error.failed() && ms.reply.error.fault != STREAM_CANCELLED;
+  return st.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(st) || refused;
+}
+
 // "model-00001-of-00002.safetensors: the bytes are not the ones listed"
 static std::string failure_text(const model_status& st) {
   const std::string why = live_fault_text(st.error);
@@ -55,13 +62,16 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
     case MODEL_STATUS_LOADING: {
       uint64_t loaded = 0, total = 0;
       for (const model_status_file& f : st.files) loaded += f.loaded, total += f.total;
-      out.push_back(strf(tr(STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
+      // Stopped by a failed part or by Cancel, it no longer says "Loading": it says where it stopped.
+      const bool stopped = model_status_chunk_failed(st) || st.paused;
+      out.push_back(strf(tr(stopped ? STR_MODEL_STOPPED_AT : STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
       if (model_status_chunk_failed(st)) out.push_back(strf(tr(STR_MODEL_CHUNK_FAILED), failure_text(st).c_str()));
       else if (st.paused) out.push_back(tr(STR_MODEL_PAUSED));
       break;
     }
     case MODEL_STATUS_FAILED:  // named by where it is (the gates view's source line does the same)
-      if (st.error.fault == STREAM_WORKER_STOPPED) out.push_back(strf(tr(STR_MODEL_FAILED), failure_text(st).c_str()));
+      // A worker that stopped may have opened the model and been running it: not "could not be opened".
+      if (st.error.fault == STREAM_WORKER_STOPPED) out.push_back(live_fault_text(st.error));
       else out.push_back(strf(tr(STR_MODEL_FAILED_AT), ms.location.c_str(), failure_text(st).c_str()));
       break;
     case MODEL_STATUS_READY:

@@ -19,6 +19,9 @@
 bool model_status_chunk_failed(const model_status& st);
 // Retry is offered: the model failed, a part of it failed, or the download was cancelled.
 bool model_status_retry(const model_status& st);
+// The way back to the built-in weights is offered: a model named by the link failed to open or to
+// load, or it opened and cannot answer (its pass overflows f32, a prompt it has no room for).
+bool model_session_way_back(const model_session& ms);
 std::vector<std::string> model_status_lines(const model_session& ms);
 // On a page that asked the model to check the link's answers (ans=): how far the check is, then
 // whether every carried answer prints as the model's, or the first line that differs.
