@@ -88,7 +88,7 @@ target_link_options(swiglu_lab PRIVATE
   -Oz -sMALLOC=emmalloc -sFILESYSTEM=0
   -sUSE_WEBGL2=1 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
   -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web
-  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_model_event,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_frames_drawn,_lab_idle,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
+  -sEXPORTED_FUNCTIONS=_main,_lab_on_hash_change,_lab_on_model_event,_lab_on_paste,_lab_on_text,_lab_on_key_press,_lab_item_rect,_lab_items_json,_lab_focused_name,_lab_frames_drawn,_lab_idle,_lab_on_fetch_answer,_lab_on_fetch_progress,_lab_on_cache_answer,_lab_on_cache_answer_in_place,_lab_cache_into,_lab_cache_into_bytes,_lab_on_cache_stored,_lab_cache_index_add,_lab_cache_index_done,_lab_cache_bytes,_lab_bench_max_answer_ms,_lab_bench_total_answer_ms,_lab_bench_max_app_frame_ms,_lab_bench_convert_ms,_malloc,_free
   -sINITIAL_MEMORY=33554432)
 # A leaner glue: index.html hands Module only these five, no
 # runtime method is exported (nothing calls ccall), the renderer needs no WebGL extension (R8I and

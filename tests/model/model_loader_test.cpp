@@ -123,6 +123,77 @@ TEST_CASE("a large download waits for the go; a cached model neither asks nor do
   CHECK(f.net.network_bytes == second);
 }
 
+// A reload reads each BF16 matrix's cached records straight into the weights (the record's
+// payload is the chunk as the weights hold it), checks them there, and copies nothing; a record
+// damaged in its payload or its checksum is fetched again and never used; a read whose request was
+// cancelled writes nothing.
+TEST_CASE("a reload reads BF16 records straight into the weights, checked there; a damaged one is fetched again",
+          "[model][loader]") {
+  loader_fixture f(synth_model_make(small_model()));
+  f.open();
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_READY);
+  model_weights from_files;
+  std::string err;
+  REQUIRE(model_load(&f.files, {}, &from_files, &err));
+  const std::vector<int64_t> ids = {3, 17, 150, 9};
+  forward_trace want;
+  model_forward(from_files, ids, {}, &want);
+  auto run = [&] {
+    forward_trace t;
+    model_forward(f.loader->weights(), ids, {}, &t);
+    return t.logits;
+  };
+  CHECK(run() == want.logits);
+  CHECK(f.net.in_place_reads == 0);  // a cold load: nothing was cached
+
+  // The reload: every matrix chunk straight in, the vectors (converted to f32) through a body.
+  const uint64_t cold_bytes = f.net.network_bytes;
+  f.open();
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_READY);
+  CHECK(f.net.in_place_reads > 0);
+  CHECK(f.net.in_place_reads < f.net.cache_hits);
+  CHECK(run() == want.logits);
+  CHECK(f.net.network_bytes - cold_bytes < 3 * (64 << 10));  // config, index, headers
+
+  // The largest record (a matrix chunk's), damaged in its payload, then in its checksum.
+  std::string largest;
+  for (const auto& kv : f.net.cache)
+    if (largest.empty() || kv.second.size() > f.net.cache[largest].size()) largest = kv.first;
+  for (size_t at : {size_t(100), f.net.cache[largest].size() - 3}) {
+    INFO(at);
+    const std::string good = f.net.cache[largest];
+    f.net.cache[largest][at] ^= 0x40;
+    const uint64_t before = f.net.network_bytes;
+    f.open();
+    f.settle();
+    REQUIRE(f.loader->phase() == MODEL_READY);
+    CHECK(run() == want.logits);                                 // the damaged bytes were not used
+    CHECK(f.net.network_bytes - before >= good.size() - 8);     // its chunk came from the host again
+    CHECK(f.net.cache[largest] == good);                         // and its good record replaced it
+  }
+
+  // Reads whose requests were cancelled before they were answered write nothing.
+  f.net.answer_after_cancel = true;
+  f.open();
+  for (int i = 0; i < 1000 && f.net.pending_into() == 0; i++) {
+    f.now += 0.01;
+    f.loader->pump(f.now);
+    if (f.net.pending_into() == 0) f.net.deliver(f.now);
+  }
+  REQUIRE(f.net.pending_into() > 0);
+  f.loader->cancel();
+  const int in_place = f.net.in_place_reads;
+  f.net.deliver(f.now);
+  CHECK(f.net.in_place_reads == in_place);
+  f.loader->retry(f.now);  // and the rest comes, straight in
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_READY);
+  CHECK(f.net.in_place_reads > in_place);
+  CHECK(run() == want.logits);
+}
+
 TEST_CASE("a model larger than the memory budget is refused before anything is allocated, saying how much", "[model][loader]") {
   loader_fixture f(synth_model_make(small_model()));
   f.opt.memory_budget = 100000;

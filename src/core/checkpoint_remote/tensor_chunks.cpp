@@ -102,12 +102,18 @@ std::string checked_record(const void* data, size_t n, uint64_t bind) {
   return r;
 }
 
+bool checked_record_check(const void* payload, size_t payload_n, const void* rest, size_t rest_n, uint64_t bind) {
+  if (rest_n != 8 || !rest) return false;
+  const unsigned char* r = (const unsigned char*)rest;
+  uint64_t h = 0;
+  for (int i = 7; i >= 0; i--) h = (h << 8) | r[i];
+  return h == record_hash(payload, payload_n, bind);
+}
+
 bool checked_record_open(const void* record, size_t n, size_t payload, const unsigned char** data, uint64_t bind) {
   if (n != payload + 8) return false;
   const unsigned char* p = (const unsigned char*)record;
-  uint64_t h = 0;
-  for (int i = 7; i >= 0; i--) h = (h << 8) | p[payload + i];
-  if (h != record_hash(p, payload, bind)) return false;
+  if (!checked_record_check(p, payload, p + payload, 8, bind)) return false;
   *data = p;
   return true;
 }

@@ -58,3 +58,6 @@ bool tensor_chunk_from_record(const void* record, size_t n, const tensor_chunk& 
 // stored for something else is refused too.
 std::string checked_record(const void* data, size_t n, uint64_t bind = 0);
 bool checked_record_open(const void* record, size_t n, size_t payload, const unsigned char** data, uint64_t bind = 0);
+// The same check of a record read in two parts: its payload (payload_n bytes, where it was read
+// straight in) and the rest (rest_n bytes: the checksum alone, or it is not one).
+bool checked_record_check(const void* payload, size_t payload_n, const void* rest, size_t rest_n, uint64_t bind = 0);

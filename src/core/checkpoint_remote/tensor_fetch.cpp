@@ -138,6 +138,11 @@ std::string tensor_fetch::chunk_record(int t, const tensor_chunk& c, const void*
   return checked_record(data, n, chunk_bind(tensors_[t].plan, c));
 }
 
+bool tensor_fetch::chunk_record_check(int t, const tensor_chunk& c, const void* payload, size_t n, const void* rest,
+                                      size_t rest_n) const {
+  return checked_record_check(payload, n, rest, rest_n, chunk_bind(tensors_[t].plan, c));
+}
+
 const unsigned char* tensor_fetch::chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const {
   const unsigned char* data = nullptr;
   return checked_record_open(record, size, n, &data, chunk_bind(tensors_[t].plan, c)) ? data : nullptr;

@@ -96,6 +96,19 @@ struct tensor_converter {
   virtual std::string tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) = 0;
   // A cached record of chunk c: false when it is not one (the network is asked instead).
   virtual bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) = 0;
+  // Where chunk c's record may be read straight in (its payload's bytes at *n), when the result
+  // holds the chunk exactly as the record's payload lays it out; null otherwise.
+  virtual void* tensor_chunk_into(int t, const tensor_chunk& c, size_t* n) {
+    (void)t, (void)c, (void)n;
+    return nullptr;
+  }
+  // A record whose payload was read straight into tensor_chunk_into's place, `rest` the rest of
+  // it (its check): false when the check fails (the place is filled again from the network
+  // before anything reads it).
+  virtual bool tensor_chunk_in_place(int t, const tensor_chunk& c, const void* rest, size_t n) {
+    (void)t, (void)c, (void)rest, (void)n;
+    return false;
+  }
   // Every chunk of t is in: false when the result is unusable (the last chunk fails as FORMAT).
   virtual bool tensor_complete(int t) = 0;
 };
@@ -134,6 +147,8 @@ struct tensor_fetch final : fetch_sink {
   // else, of the same size, is refused. And its payload back (exactly n bytes), or null.
   std::string chunk_record(int t, const tensor_chunk& c, const void* data, size_t n) const;
   const unsigned char* chunk_record_open(int t, const tensor_chunk& c, const void* record, size_t size, size_t n) const;
+  // A record read in two parts (fetch_response::in_place): its payload where it was read in, and the rest.
+  bool chunk_record_check(int t, const tensor_chunk& c, const void* payload, size_t n, const void* rest, size_t rest_n) const;
 
   // Shards whose file changed since the last call (each once), and how often one did in all.
   std::vector<int> changed_shards();

@@ -59,8 +59,11 @@ bool tensor_fetch::start_next(double now, bool network, bool cache) {
   const int shard = tensors_[tc.first].plan.shard;
   if (record_cached(*seed)) {
     if (!cache) return false;
-    if (!converter_->tensor_chunk_begin(tc.first, tensors_[tc.first].plan.chunks[tc.second])) return false;  // no room yet
-    start_request(shard, true, {seed_item}, seed->request, now);
+    const tensor_chunk& c = tensors_[tc.first].plan.chunks[tc.second];
+    if (!converter_->tensor_chunk_begin(tc.first, c)) return false;  // no room yet
+    fetch_request q = seed->request;
+    q.cache_into = converter_->tensor_chunk_into(tc.first, c, &q.cache_into_bytes);
+    start_request(shard, true, {seed_item}, q, now);
     return true;
   }
   if (!network) return false;
@@ -148,7 +151,9 @@ void tensor_fetch::on_fetch_response(uint32_t id, const fetch_response& r, doubl
   if (r.from_cache) {  // one chunk's converted record: in at once, or the network is asked
     for (int m : range_members(*range)) {
       const std::pair<int, int> tc = item_chunk_[chunks_.items[m].owner_tag];
-      if (!converter_->tensor_chunk_from_record(tc.first, tensors_[tc.first].plan.chunks[tc.second], r.body, r.n)) {
+      const tensor_chunk& c = tensors_[tc.first].plan.chunks[tc.second];
+      if (r.in_place ? !converter_->tensor_chunk_in_place(tc.first, c, r.body, r.n)
+                     : !converter_->tensor_chunk_from_record(tc.first, c, r.body, r.n)) {
         fetch_queue_refetch(&chunks_.items[m]);
         continue;
       }

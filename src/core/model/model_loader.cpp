@@ -138,3 +138,21 @@ bool model_loader::tensor_chunk_from_record(int t, const tensor_chunk& c, const 
   read_error why;
   return raw && model_weights_put(&weights_, plan_[t], c.row0, c.rows, fetch()->plan(t).dtype, raw, &why);
 }
+
+// A BF16 matrix's chunk is its record's payload, byte for byte: a warm start reads it straight into
+// the weights (1.4 GB of Qwen3.5-0.8B's 1.5) and copies nothing.
+void* model_loader::tensor_chunk_into(int t, const tensor_chunk& c, size_t* n) {
+  size_t bytes = 0;
+  void* at = model_weights_rows_at(&weights_, plan_[t], c.row0, c.rows, fetch()->plan(t).dtype, &bytes);
+  if (!at || bytes != (size_t)c.bytes) return nullptr;
+  *n = bytes;
+  return at;
+}
+
+// Its check is the record's own: the record was written only once these rows had passed the
+// conversion's (finite values), and its checksum says these are its bytes.
+bool model_loader::tensor_chunk_in_place(int t, const tensor_chunk& c, const void* rest, size_t n) {
+  size_t bytes = 0;
+  const void* at = model_weights_rows_at(&weights_, plan_[t], c.row0, c.rows, fetch()->plan(t).dtype, &bytes);
+  return at && bytes == (size_t)c.bytes && fetch()->chunk_record_check(t, c, at, bytes, rest, n);
+}

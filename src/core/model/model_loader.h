@@ -105,6 +105,8 @@ struct model_loader final : checkpoint_reader_owner {
   bool tensor_rows_convert(int t, int64_t row, int64_t count, const unsigned char* raw, read_error* why) override;
   std::string tensor_chunk_record(int t, const tensor_chunk& c, const unsigned char* raw) override;
   bool tensor_chunk_from_record(int t, const tensor_chunk& c, const void* record, size_t n) override;
+  void* tensor_chunk_into(int t, const tensor_chunk& c, size_t* n) override;
+  bool tensor_chunk_in_place(int t, const tensor_chunk& c, const void* rest, size_t n) override;
   bool tensor_complete(int) override { return true; }
 
  private:

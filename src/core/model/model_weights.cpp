@@ -163,6 +163,16 @@ void model_tensor_rows(const model_tensor& t, int64_t* rows, int64_t* cols) {
   *cols = t.elements() / *rows;
 }
 
+void* model_weights_rows_at(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, size_t* bytes) {
+  int64_t rows, cols;
+  model_tensor_rows(t, &rows, &cols);
+  if (!t.matrix || dtype != ST_DTYPE_BF16 || row0 < 0 || n < 0 || row0 + n > rows) return nullptr;
+  wmatrix* m = matrix_of(w, t);
+  if (m->format != WMAT_BF16 || !m->values.data) return nullptr;
+  *bytes = (size_t)(n * cols) * 2;
+  return (uint16_t*)m->values.data + (size_t)row0 * m->cols;
+}
+
 bool model_weights_put(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, const void* raw,
                        read_error* why) {
   int64_t rows, cols;

@@ -89,6 +89,11 @@ void model_tensor_rows(const model_tensor& t, int64_t* rows, int64_t* cols);
 bool model_weights_put(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, const void* raw,
                        read_error* why);
 
+// Where rows [row0, row0 + n) of a tensor sit in the weights when they hold the checkpoint's own
+// bytes there (a BF16 matrix kept as BF16): a cached record of them can be read straight in.
+// Null otherwise (converted on the way in: q8, f32 vectors, another dtype). *bytes: their size.
+void* model_weights_rows_at(model_weights* w, const model_tensor& t, int64_t row0, int64_t n, st_dtype dtype, size_t* bytes);
+
 // Everything above through a byte source (a checkpoint directory on disk or in memory): reads
 // config.json, the headers, then every tensor of the plan, a few MiB of rows at a time.
 // Errors in English (the CLI's words), and as data in *why.

@@ -28,6 +28,9 @@ struct fetch_response {
   // status 0 after the host answered with a redirect the browser would not follow to its end (a
   // loop, another scheme, or a target that refuses this page by CORS), where the platform can tell.
   bool redirect_failed = false;
+  // from_cache: the record's first request.cache_into_bytes bytes are at request.cache_into, and
+  // body holds the rest of it.
+  bool in_place = false;
 };
 
 // Where answers go. Called between frames, never from inside fetch_start.
@@ -54,6 +57,13 @@ struct fetch_request {
   // checked against the file's, so it must be the host's own (a browser revalidating a cached
   // range with If-Range reports the cached ETag while the host sends the new file's bytes).
   bool fresh = false;
+  // A cache_first read may put the record's first cache_into_bytes bytes straight at cache_into
+  // (the result's own memory, where the record is laid out as the result holds it) and answer
+  // with the rest as the body (fetch_response::in_place): a warm start then copies nothing. The
+  // transport writes there only while the request is live (not after fetch_cancel or
+  // forget_sink), and the sink uses those bytes only once the answer's check passes.
+  void* cache_into = nullptr;
+  size_t cache_into_bytes = 0;
 };
 
 struct fetch_client {

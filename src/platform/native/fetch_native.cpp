@@ -2,6 +2,7 @@
 #include "platform/native/fetch_native.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <iterator>
 
@@ -38,6 +39,12 @@ std::vector<std::string> native_fetch::pending_urls() const {
 size_t native_fetch::pending() const {
   size_t n = 0;
   for (const request& r : queue) n += !r.cancelled;
+  return n;
+}
+
+size_t native_fetch::pending_into() const {
+  size_t n = 0;
+  for (const request& r : queue) n += !r.cancelled && r.q.cache_into;
   return n;
 }
 
@@ -78,9 +85,18 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   if (hit != cache.end() && (q.cache_first || offline)) {
     cache_hits++;
     lru.touch(q.cache_key);
-    *body = hit->second;
     r->status = 200;
     r->from_cache = true;
+    // As the page's transport: the record's first bytes straight into the sink's memory, never
+    // for a request that was cancelled (that memory may be gone).
+    if (q.cache_into && !rq.cancelled && hit->second.size() >= q.cache_into_bytes) {
+      std::memcpy(q.cache_into, hit->second.data(), q.cache_into_bytes);
+      *body = hit->second.substr(q.cache_into_bytes);
+      r->in_place = true;
+      in_place_reads++;
+      return true;
+    }
+    *body = hit->second;
     return true;
   }
   if (offline) {

@@ -54,6 +54,7 @@ struct native_fetch : fetch_client {
   uint64_t network_bytes = 0;
   uint64_t largest_body = 0;  // the largest body it handed to a sink (the memory a hostile file could take)
   int network_requests = 0, cache_hits = 0;
+  int in_place_reads = 0;  // cache hits whose record went straight to fetch_request::cache_into
   std::vector<std::string> requested;  // file names in request order
   std::vector<std::pair<uint64_t, uint64_t>> requested_ranges;  // beside them: [begin, begin + length) (0, 0: the whole file)
 
@@ -70,6 +71,7 @@ struct native_fetch : fetch_client {
   // frames; stalled ones stay pending. Returns how many were answered.
   int deliver(double now);
   size_t pending() const;
+  size_t pending_into() const;  // of them, requests that may read a record straight in (cache_into)
   std::vector<std::string> pending_urls() const;  // what is in flight now
 
  private:

@@ -98,11 +98,27 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
       const got = new Uint8Array(kl);
       if (h.read(got, { at: 4 }) !== kl || got.some((c, i) => c !== want[i])) return false;
       const n = size - 4 - kl;
+      // Straight into the result's own memory (fetch_request::cache_into), the rest (the check)
+      // into the heap: a warm start copies nothing. Not where the heap is shared (see below).
+      const shared = typeof SharedArrayBuffer === "function" && HEAPU8.buffer instanceof SharedArrayBuffer;
+      const intoBytes = shared ? 0 : Module._lab_cache_into_bytes(id);
+      if (intoBytes > 0 && n >= intoBytes) {
+        const rest = n - intoBytes;
+        p = _malloc(rest || 1);
+        if (rest > 0 && h.read(HEAPU8.subarray(p, p + rest), { at: 4 + kl + intoBytes }) !== rest) return false;
+        // Asked last, with nothing run since: the place is the request's only while it is live
+        // (cancelled, or its model closed, the memory may be gone).
+        const into = Module._lab_cache_into(id);
+        if (!into || h.read(HEAPU8.subarray(into, into + intoBytes), { at: 4 + kl }) !== intoBytes) return false;
+        h.close();
+        h = null;
+        Module._lab_on_cache_answer_in_place(id, p, rest);
+        return true;
+      }
       p = _malloc(n || 1);
       if (n > 0) {
         // Straight into the heap, except where the heap is shared memory (the threaded module):
         // a handle reads into no SharedArrayBuffer, so through a plain buffer there.
-        const shared = typeof SharedArrayBuffer === "function" && HEAPU8.buffer instanceof SharedArrayBuffer;
         const into = shared ? new Uint8Array(n) : HEAPU8.subarray(p, p + n);
         if (h.read(into, { at: 4 + kl }) !== n) return false;
         if (shared) HEAPU8.set(into, p);
@@ -301,6 +317,8 @@ struct web_request {
   bool fallback = false;  // the network failed: the cache is the last resort (the manifest)
   bool in_flight = false; // a fetch() runs for it (js_fetch_abort on cancel)
   bool redirect_failed = false;  // why the network failed, if the cache has nothing either
+  void* into = nullptr;   // fetch_request::cache_into: a cached record's first into_bytes go there
+  size_t into_bytes = 0;
 };
 
 struct web_fetch : fetch_client {
@@ -411,6 +429,8 @@ uint32_t web_fetch::fetch_start(fetch_sink* sink, const fetch_request& request) 
   q.cache_first = request.cache_first;
   q.fresh = request.fresh;
   q.max_bytes = request.max_bytes;
+  q.into = request.cache_into;
+  q.into_bytes = request.cache_into ? request.cache_into_bytes : 0;
   if (!q.key.empty() && q.cache_first) js_idb_get(id, q.key.c_str());
   else network(id);
   return id;
@@ -472,7 +492,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_fetch_answer(uint32_t id, int status
   g_fetch.answer(id, r);
 }
 
-extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void* data, size_t n) {
+// A cached record's answer: `data` its n bytes, or with in_place the rest of it after the
+// request's cache_into_bytes, which were read straight to its cache_into.
+static void cache_answer(uint32_t id, const void* data, size_t n, bool in_place) {
   auto it = g_fetch.live.find(id);
   if (it == g_fetch.live.end()) return;  // cancelled meanwhile
   if (!data) {  // not cached
@@ -488,12 +510,30 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void
     return;
   }
   const std::string& key = it->second.key;  // a read is a use: the newest for the budget
-  const uint64_t used = g_fetch.lru.has(key) ? g_fetch.lru.touch(key) : g_fetch.lru.put(key, n);
-  js_idb_touch(key.c_str(), (double)n, (double)used);
+  const size_t record = n + (in_place ? it->second.into_bytes : 0);
+  const uint64_t used = g_fetch.lru.has(key) ? g_fetch.lru.touch(key) : g_fetch.lru.put(key, record);
+  js_idb_touch(key.c_str(), (double)record, (double)used);
   g_fetch.evict();
   fetch_response r = whole_body(data, n);
   r.from_cache = true;
+  r.in_place = in_place;
   g_fetch.answer(id, r);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer(uint32_t id, const void* data, size_t n) { cache_answer(id, data, n, false); }
+extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_answer_in_place(uint32_t id, const void* rest, size_t n) {
+  cache_answer(id, rest, n, true);
+}
+
+// Where request `id`'s cached record may begin (fetch_request::cache_into) and how many bytes go
+// there: 0 once the request is gone (cancelled, or its sink forgotten: that memory may be freed).
+extern "C" EMSCRIPTEN_KEEPALIVE void* lab_cache_into(uint32_t id) {
+  auto it = g_fetch.live.find(id);
+  return it == g_fetch.live.end() ? nullptr : it->second.into;
+}
+extern "C" EMSCRIPTEN_KEEPALIVE size_t lab_cache_into_bytes(uint32_t id) {
+  auto it = g_fetch.live.find(id);
+  return it == g_fetch.live.end() ? 0 : it->second.into_bytes;
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int failure) {
