@@ -39,6 +39,12 @@ struct loader_fixture {
     REQUIRE(model_location_parse(kHub, &loc, &err));
     loader.reset(new model_loader(&net, loc, now, opt));
   }
+  // The next-token logits of `ids` on the loader's weights.
+  std::vector<float> loader_logits(const std::vector<int64_t>& ids) const {
+    forward_trace t;
+    model_forward(loader->weights(), ids, {}, &t);
+    return t.logits;
+  }
   // Pumps and delivers until nothing moves (or `steps` runs out).
   void settle(int steps = 100000) {
     for (int i = 0; i < steps; i++) {
@@ -50,6 +56,16 @@ struct loader_fixture {
     }
   }
 };
+
+// The same on the weights the file reader makes of `files`: what every load is held to.
+static std::vector<float> file_logits(byte_source* files, const std::vector<int64_t>& ids) {
+  model_weights w;
+  std::string err;
+  REQUIRE(model_load(files, {}, &w, &err));
+  forward_trace t;
+  model_forward(w, ids, {}, &t);
+  return t.logits;
+}
 
 static synth_model_spec small_model() {
   synth_model_spec s;
@@ -63,14 +79,8 @@ TEST_CASE("the whole model by ranges: the same weights and the same run as the f
   f.open();
   f.settle();
   REQUIRE(f.loader->phase() == MODEL_READY);
-  model_weights from_files;
-  std::string err;
-  REQUIRE(model_load(&f.files, {}, &from_files, &err));
   const std::vector<int64_t> ids = {3, 17, 150, 9};
-  forward_trace a, b;
-  model_forward(f.loader->weights(), ids, {}, &a);
-  model_forward(from_files, ids, {}, &b);
-  CHECK(a.logits == b.logits);
+  CHECK(f.loader_logits(ids) == file_logits(&f.files, ids));
   // Only the language model's tensors were fetched: the file bytes of the plan, plus headers.
   CHECK(f.loader->download_bytes() > 0);
   CHECK(f.net.network_bytes <= f.loader->download_bytes() + 4 * (64 << 10) + 8192);
@@ -133,18 +143,9 @@ TEST_CASE("a reload reads BF16 records straight into the weights, checked there;
   f.open();
   f.settle();
   REQUIRE(f.loader->phase() == MODEL_READY);
-  model_weights from_files;
-  std::string err;
-  REQUIRE(model_load(&f.files, {}, &from_files, &err));
   const std::vector<int64_t> ids = {3, 17, 150, 9};
-  forward_trace want;
-  model_forward(from_files, ids, {}, &want);
-  auto run = [&] {
-    forward_trace t;
-    model_forward(f.loader->weights(), ids, {}, &t);
-    return t.logits;
-  };
-  CHECK(run() == want.logits);
+  const std::vector<float> want = file_logits(&f.files, ids);
+  CHECK(f.loader_logits(ids) == want);
   CHECK(f.net.in_place_reads == 0);  // a cold load: nothing was cached
 
   // The reload: every matrix chunk straight in, the vectors (converted to f32) through a body.
@@ -154,7 +155,7 @@ TEST_CASE("a reload reads BF16 records straight into the weights, checked there;
   REQUIRE(f.loader->phase() == MODEL_READY);
   CHECK(f.net.in_place_reads > 0);
   CHECK(f.net.in_place_reads < f.net.cache_hits);
-  CHECK(run() == want.logits);
+  CHECK(f.loader_logits(ids) == want);
   CHECK(f.net.network_bytes - cold_bytes < 3 * (64 << 10));  // config, index, headers
 
   // The largest record (a matrix chunk's), damaged in its payload, then in its checksum.
@@ -169,7 +170,7 @@ TEST_CASE("a reload reads BF16 records straight into the weights, checked there;
     f.open();
     f.settle();
     REQUIRE(f.loader->phase() == MODEL_READY);
-    CHECK(run() == want.logits);                                 // the damaged bytes were not used
+    CHECK(f.loader_logits(ids) == want);  // the damaged bytes were not used
     CHECK(f.net.network_bytes - before >= good.size() - 8);     // its chunk came from the host again
     CHECK(f.net.cache[largest] == good);                         // and its good record replaced it
   }
@@ -191,7 +192,7 @@ TEST_CASE("a reload reads BF16 records straight into the weights, checked there;
   f.settle();
   REQUIRE(f.loader->phase() == MODEL_READY);
   CHECK(f.net.in_place_reads > in_place);
-  CHECK(run() == want.logits);
+  CHECK(f.loader_logits(ids) == want);
 }
 
 TEST_CASE("a model larger than the memory budget is refused before anything is allocated, saying how much", "[model][loader]") {
@@ -322,13 +323,7 @@ TEST_CASE("a shard replaced on the host mid-load is read again, and no old byte 
   REQUIRE(f.loader->phase() == MODEL_READY);
   mem_files fresh;
   fresh.files = new_files;
-  model_weights expect;
-  std::string err;
-  REQUIRE(model_load(&fresh, {}, &expect, &err));
-  forward_trace a, b;
-  model_forward(f.loader->weights(), {1, 2, 3}, {}, &a);
-  model_forward(expect, {1, 2, 3}, {}, &b);
-  CHECK(a.logits == b.logits);
+  CHECK(f.loader_logits({1, 2, 3}) == file_logits(&fresh, {1, 2, 3}));
 }
 
 TEST_CASE("Qwen3.5-0.8B in BF16 and its longest prompt fit the budget together", "[model][loader]") {
@@ -387,13 +382,7 @@ TEST_CASE("the built-in model's weights come in a few large ranges, never touchi
   CHECK(weight_requests <= 10);
   CHECK(asked == f.loader->download_bytes());  // the language model's bytes, each once
   // The same weights as the file reader's.
-  model_weights from_files;
-  std::string err;
-  REQUIRE(model_load(&f.files, {}, &from_files, &err));
-  forward_trace a, b;
-  model_forward(f.loader->weights(), {1, 2, 3}, {}, &a);
-  model_forward(from_files, {1, 2, 3}, {}, &b);
-  CHECK(a.logits == b.logits);
+  CHECK(f.loader_logits({1, 2, 3}) == file_logits(&f.files, {1, 2, 3}));
   // A reload reads the cache's records back one by one: no weight byte from the host.
   const uint64_t first = f.net.network_bytes;
   f.open();
@@ -402,20 +391,9 @@ TEST_CASE("the built-in model's weights come in a few large ranges, never touchi
   CHECK(f.net.network_bytes - first < (64u << 10) + 40000);  // the config, the index, the header
 }
 
-// A model whose tensor `name` holds NaN: its bytes in every shard that has it.
+// A model whose tensor `name` holds NaN (BF16 0x7FC0) in every value.
 static std::map<std::string, std::string> with_nan(std::map<std::string, std::string> files, const std::string& name) {
-  for (auto& kv : files) {
-    if (kv.first.find(".safetensors") == std::string::npos || kv.first.find(".json") != std::string::npos) continue;
-    std::string& file = kv.second;
-    uint64_t n = 0;
-    for (int i = 7; i >= 0; i--) n = (n << 8) | (unsigned char)file[i];
-    st_file h;
-    std::string err;
-    const std::string json = file.substr(8, (size_t)n);
-    REQUIRE(st_parse_header(json.data(), json.size(), file.size(), kv.first, &h, &err));
-    if (const st_tensor* t = h.find(name))
-      for (uint64_t at = t->begin; at + 1 < t->end; at += 2) file[at] = (char)0xc0, file[at + 1] = 0x7f;  // BF16 NaN
-  }
+  REQUIRE(synth_model_fill_bf16(&files, name, 0x7FC0));
   return files;
 }
 
@@ -449,15 +427,9 @@ TEST_CASE("a tensor holding NaN in the middle of a range fails alone; its neighb
   CHECK(f.net.requested.size() == asked_before + 1);
   const auto range = f.net.requested_ranges.back();
   CHECK(range.second - range.first == 64ull * 160 * 2);  // down_proj: (hidden 64, intermediate 160) BF16
-  model_weights expect;
-  std::string err;
   mem_files g;
   g.files = good;
-  REQUIRE(model_load(&g, {}, &expect, &err));
-  forward_trace a, b;
-  model_forward(f.loader->weights(), {1, 2, 3}, {}, &a);
-  model_forward(expect, {1, 2, 3}, {}, &b);
-  CHECK(a.logits == b.logits);
+  CHECK(f.loader_logits({1, 2, 3}) == file_logits(&g, {1, 2, 3}));
 }
 
 TEST_CASE("a host that ignores Range: a small file sent whole is sliced; a large one is stopped and named", "[model][loader]") {
@@ -474,13 +446,7 @@ TEST_CASE("a host that ignores Range: a small file sent whole is sliced; a large
     if (!small_ranges) {
       // Its weights were one range of nearly the whole file: the whole file, sliced, is as good.
       REQUIRE(f.loader->phase() == MODEL_READY);
-      model_weights from_files;
-      std::string err;
-      REQUIRE(model_load(&f.files, {}, &from_files, &err));
-      forward_trace a, b;
-      model_forward(f.loader->weights(), {4, 5}, {}, &a);
-      model_forward(from_files, {4, 5}, {}, &b);
-      CHECK(a.logits == b.logits);
+      CHECK(f.loader_logits({4, 5}) == file_logits(&f.files, {4, 5}));
     } else {
       CHECK(f.loader->phase() == MODEL_LOADING);
       const std::vector<opener_failure> e = f.loader->chunk_failures();
