@@ -194,7 +194,8 @@ set(EARLY_CORE_SOURCES
 # model_session_show_carried), so a student's phone reads the teacher's numbers before the app
 # arrives, or the built-in model's precomputed ones (models/synthetic/answers.txt, fetched beside it).
 set(EARLY_CLASS_SOURCES
-  src/core/views/lab_text_open_carried.cpp src/core/views/class_answers.cpp src/core/views/model_view.cpp
+  src/core/views/lab_text_open_carried.cpp src/core/views/class_answers.cpp src/core/views/class_answers_codes.cpp
+  src/core/views/model_view.cpp
   src/core/views/model_status_text.cpp src/core/views/model_rows.cpp
   src/core/views/fault_text.cpp src/core/views/model_offer.cpp src/core/experiments/model_session.cpp
   src/core/model/model_protocol.cpp

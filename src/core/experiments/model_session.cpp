@@ -84,10 +84,13 @@ void model_session_apply_fallbacks(lab_state* s, const std::vector<live_fallback
   }
 }
 
+bool model_status_chunk_failed(const model_status& st) {
+  return st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED;
+}
+
 bool model_session_failed(const model_session& ms, const lab_state& s) {
   if (!ms.service || s.model.empty() || model_session_builtin(ms) || ms.location != model_session_location(s)) return false;
-  const model_status& st = ms.status;
-  return st.phase == MODEL_STATUS_FAILED || (st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED);
+  return ms.status.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(ms.status);
 }
 
 bool model_session_current(const model_session& ms, const lab_state& s) {

@@ -16,10 +16,6 @@ uint64_t model_download_to_confirm(const model_session& ms) {
   return ms.status.phase == MODEL_STATUS_ASKING ? ms.status.download_bytes : 0;
 }
 
-bool model_status_chunk_failed(const model_status& st) {
-  return st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED;
-}
-
 bool model_status_retry(const model_status& st) {
   return st.phase == MODEL_STATUS_FAILED || st.paused || model_status_chunk_failed(st);
 }

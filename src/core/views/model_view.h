@@ -14,9 +14,6 @@
 
 // What the model is and how far it is, as lines (the panel draws them, the mirror prints them):
 // its name and size, "synthetic" said plainly, the download's bytes to confirm, progress, a failure.
-// A part of the weights failed while the rest loads (a chunk answered 500, a stall, NaN): the
-// load waits for Retry, which fetches only what is missing.
-bool model_status_chunk_failed(const model_status& st);
 // Retry is offered: the model failed, a part of it failed, or the download was cancelled.
 bool model_status_retry(const model_status& st);
 // The way back to the built-in weights is offered: a model named by the link failed to open or to
