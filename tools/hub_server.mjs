@@ -13,6 +13,8 @@
 //   bytesPerSecond: N the body trickles (1: a byte a second)
 //   redirect: "loop"  the hub redirects to itself, forever; any other string is sent as Location
 //                     (e.g. "javascript:alert(1)")
+//   from: N           the cdn's fault hits only a Range that starts at byte N or later (the weights,
+//                     not the safetensors header before them)
 // and options.onServe(entry, p) is called before a cdn answer (a test replaces a file mid-load).
 // options.linked: the hub's 302 for a .safetensors file carries what the Hub sends for a file kept
 // in LFS (X-Linked-Etag: the sha256 of its bytes, X-Linked-Size), and every 302 an X-Repo-Commit
@@ -32,9 +34,10 @@ import crypto from "node:crypto";
 const EXPOSE = "Content-Range, Content-Length, Accept-Ranges, ETag, Retry-After";
 const cors = (fault) => (fault?.noCors ? {} : { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
 
-function takeFault(faults, name) {
+function takeFault(faults, name, range = "") {
   const f = faults.get(name);
   if (!f || f.times === 0) return null;
+  if (f.from !== undefined && !(Number((/^bytes=(\d+)-/.exec(range) || [])[1]) >= f.from)) return null;
   if (f.times > 0) f.times--;
   return f;
 }
@@ -130,7 +133,7 @@ export function createHubServers(root, options = {}) {
     log.push(entry);
     if (!p) return send(res, (entry.status = 404), "not found", {});
     options.onServe?.(entry, p);
-    const fault = req.method === "HEAD" ? statusFault(faults, p.file) : takeFault(faults, p.file);
+    const fault = req.method === "HEAD" ? statusFault(faults, p.file) : takeFault(faults, p.file, req.headers.range);
     if (fault?.status === 429 && fault.retryAfter !== undefined) {
       res.writeHead((entry.status = 429), { ...cors(fault), "Content-Type": "text/plain", "Retry-After": String(fault.retryAfter) });
       return res.end("slow down\n");

@@ -34,6 +34,21 @@ export function viewTable() {
     name: m[2], live: m[4] !== "LIVE_NEEDS_NOTHING", wholeModel: m[4].includes("LIVE_WHOLE_MODEL") }));
 }
 
+// The string table's words (src/core/base/strings.inc) with its %s filled in order, so a test
+// follows the page's wording: words("STR_MODEL_STOPPED_AT", "zh", "0.1", "2.3").
+let stringsById = null;
+export function words(id, lang, ...args) {
+  if (!stringsById) {
+    const text = fs.readFileSync(new URL("../../src/core/base/strings.inc", import.meta.url), "utf8");
+    stringsById = {};
+    for (const m of text.matchAll(/S\((STR_\w+),\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\)/g))
+      stringsById[m[1]] = { en: JSON.parse(`"${m[2]}"`), zh: JSON.parse(`"${m[3]}"`) };
+  }
+  if (!stringsById[id]) throw new Error(`no string ${id} in strings.inc (or not one literal per language)`);
+  let i = 0;  // a %s with no argument stays "%s" (a test may want the words before it)
+  return stringsById[id][lang].replace(/%s/g, () => (i < args.length ? String(args[i++]) : "%s"));
+}
+
 // [SECTION] the text mirror holds every number on screen (as tests/ui/ui_harness.cpp checks it)
 // Every string of the page's table (src/core/base/strings.inc), both languages: static text, not data.
 let stringsOfTable = null;

@@ -8,17 +8,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, waitForMirror, clickItem, WAIT_TIMEOUT } from "./browser.mjs";
+import { openPage, mirror, waitForMirror, clickItem, words, WAIT_TIMEOUT } from "./browser.mjs";
 import { startHub } from "./hub.mjs";
 
-// The string table's words (src/core/base/strings.inc), so a test follows the page's wording.
-const STRINGS = (() => {
-  const text = fs.readFileSync(new URL("../../src/core/base/strings.inc", import.meta.url), "utf8");
-  const out = {};
-  for (const m of text.matchAll(/S\((STR_\w+),\s*"((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"\)/g)) out[m[1]] = { en: JSON.parse(`"${m[2]}"`), zh: JSON.parse(`"${m[3]}"`) };
-  return out;
-})();
-const words = (id, lang, ...args) => { let i = 0; return STRINGS[id][lang].replace(/%s/g, () => String(args[i++])); };
 const mib = (bytes) => (bytes / 1048576).toFixed(1);
 // A q8 blob's bytes (docs/kernels.md: 64-byte header, f32 scales, int8 panels of 4 x 8, 64-byte aligned).
 const up = (v, m) => Math.ceil(v / m) * m;

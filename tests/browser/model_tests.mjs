@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startHub } from "./hub.mjs";
-import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle, waitUntil, startServer, typeInField } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, numbersNotInMirror, waitIdle, waitUntil, startServer, typeInField, words as tableWords } from "./browser.mjs";
 
 const TIMEOUT = 90000;
 const PHONE = { width: 390, height: 844, scale: 3, phone: true };
@@ -18,6 +18,17 @@ const pct = (p) => {
   const v = 100 * p;
   return (v <= 0 || v >= 0.05 ? v.toFixed(1) : v.toFixed(1 - Math.floor(Math.log10(v)))) + " %";
 };
+
+// Every element of one BF16 tensor of a safetensors file set to `bits` (0x7F7F: 3.39e38, finite,
+// so a loader takes it, and a pass overflows f32 on it).
+function fillBf16(file, name, bits) {
+  const bytes = fs.readFileSync(file);
+  const headerBytes = Number(bytes.readBigUInt64LE(0));
+  const t = JSON.parse(bytes.subarray(8, 8 + headerBytes).toString("utf8"))[name];
+  if (!t || t.dtype !== "BF16") throw new Error(`${file}: no BF16 tensor ${name}`);
+  for (let at = 8 + headerBytes + t.data_offsets[0]; at < 8 + headerBytes + t.data_offsets[1]; at += 2) bytes.writeUInt16LE(bits, at);
+  fs.writeFileSync(file, bytes);
+}
 
 // The model's own words need the full fonts (the page carries only the string table's glyphs):
 // before a screenshot, the page idle (labIdle counts a font on its way as something to draw).
@@ -483,6 +494,79 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     await waitForMirror(page, row, TIMEOUT);
     await page.context().close();
   });
+
+  // The whole model's failure lines as a student meets them on a phone, in both languages: each
+  // is printed whole inside the 390 px screen, with its buttons reachable there. A part of the
+  // weights that fails (the host answers 500 past the header) says where loading stopped, with
+  // Retry and the way back; Retry then loads the rest. A model that loads but whose pass overflows
+  // f32 (one matrix of BF16 0x7F7F) offers only the way back, which keeps off=. A worker that dies
+  // is said as that, with Retry.
+  for (const lang of ["en", "zh"])
+    test(`model ${lang}: on a phone, a part that failed, a pass that overflows and a dead worker are said whole, their buttons within reach`, async (site) => {
+      const root = llamaCheckpoint();
+      const overflowDir = path.join(root, "swiglu-lab", "llama-overflow");
+      if (!fs.existsSync(overflowDir)) {
+        fs.cpSync(path.join(root, "swiglu-lab", "llama-whole"), overflowDir, { recursive: true });
+        fillBf16(path.join(overflowDir, "model.safetensors"), "model.layers.0.mlp.down_proj.weight", 0x7f7f);
+      }
+      const before = (id) => tableWords(id, lang).split("%s")[0];
+      const onPhone = async (page, what, texts, buttons) => {
+        const items = await settledItems(page);
+        for (const t of texts) {
+          const it = items.find((i) => i.text.includes(t));
+          expect(it && it.reachable && it.x0 >= 0 && it.x1 <= 390, `${what}: "${t}" is not printed whole on the phone: ${JSON.stringify(it)}`);
+        }
+        for (const name of buttons) {
+          const r = await bringIntoView(page, name, { phone: true, height: 844 });
+          expect(r && r.x >= 0 && r.x + r.w <= 390, `${what}: ${name} is out of the phone's reach: ${JSON.stringify(r)}`);
+        }
+      };
+      const h = await startHub(root);
+      try {
+        const ids = "5,17,42,99,3,7";
+        const run = forwardIn(path.join(root, "swiglu-lab", "llama-whole"), ["--ids", ids, "--off", "1:3"]);
+        const c = words[lang].colon, top = run.before_top[0];
+        const row = `id ${top.id}${c}P${c}${pct(top.p_before)} → ${pct(top.p)}`;
+        // A part that failed: every weight range answers 500 (the header, at byte 0, reads).
+        h.faults.set("model.safetensors", { status: 500, from: 1 });
+        const model = (name) => `${h.base}/swiglu-lab/${name}/resolve/main/`;
+        let page = await openPage(site, `#v=1&view=rules&lang=${lang}&ids=${ids}&off=1:3&model=${model("llama-whole")}`, PHONE);
+        await waitForMirror(page, before("STR_MODEL_CHUNK_FAILED"), TIMEOUT);
+        await onPhone(page, "a part that failed", [before("STR_MODEL_CHUNK_FAILED"), before("STR_MODEL_STOPPED_AT")],
+                      ["model-retry", "model-use-builtin"]);
+        expect(!(await mirror(page)).includes(before("STR_MODEL_LOADING")), "a stopped load still says it is loading");
+        expect(!(await page.evaluate(() => window.labItemRect("model-cancel"))), "Cancel offered for a load that stopped");
+        await shot(page, `model-failed-part-${lang}-phone`);
+        h.faults.delete("model.safetensors");
+        await bringIntoView(page, "model-retry", { phone: true, height: 844 });
+        await clickItem(page, "model-retry");
+        await waitForMirror(page, row, TIMEOUT);
+        await page.context().close();
+        // A pass that overflows f32: the way back, no Retry (the file would be the same).
+        page = await openPage(site, `#v=1&view=rules&lang=${lang}&ids=${ids}&off=1:3&model=${model("llama-overflow")}`, PHONE);
+        await waitForMirror(page, before("STR_MODEL_NOT_FINITE"), TIMEOUT);
+        await onPhone(page, "a pass that overflows", [before("STR_MODEL_NOT_FINITE")], ["model-use-builtin"]);
+        expect(!(await page.evaluate(() => window.labItemRect("model-retry"))), "Retry offered for a model whose file is what it is");
+        await shot(page, `model-overflow-${lang}-phone`);
+        await clickItem(page, "model-use-builtin");
+        await page.waitForFunction(() => /[#&]model=(&|$)/.test(location.hash), null, { timeout: TIMEOUT });
+        expectIncludes(await hash(page), "off=1:3", "the way back keeps off=");
+        await waitForMirror(page, tableWords("STR_MODEL_SYNTHETIC", lang).slice(0, 12), TIMEOUT);
+        await page.context().close();
+        // A worker that dies (its wasm aborted): said as that, with Retry.
+        page = await openPage(site, `#v=1&view=rules&lang=${lang}`, PHONE);
+        await ownAnswer(page);
+        await page.evaluate(() => Module.labModel.worker.dispatchEvent(new ErrorEvent("error", { message: "Aborted(OOM)" })));
+        const stopped = tableWords("STR_FAULT_WORKER_STOPPED", lang, "Aborted(OOM)");
+        await waitForMirror(page, stopped, TIMEOUT);
+        await onPhone(page, "a dead worker", [stopped], ["model-retry"]);
+        await shot(page, `model-worker-stopped-${lang}-phone`);
+        expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+        await page.context().close();
+      } finally {
+        h.hub.close();
+      }
+    });
 
   // A Hub link on `main` names the commit the Hub served its files from (X-Repo-Commit), where the
   // Hub's CORS headers let the page read it; a class link carries it, and the student's page says

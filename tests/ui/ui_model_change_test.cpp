@@ -143,6 +143,7 @@ TEST_CASE("model chunk failed: a part that fails while loading is named with Ret
     scroll_through(page, "failed chunk");
     CHECK(has_widget("model-retry"));
     CHECK(has_widget("model-use-builtin"));
+    CHECK_FALSE(has_widget("model-cancel"));  // the load stopped: nothing left to cancel
     CHECK(url_decode(platform_storage_get("swiglu-lab.last-view")).state.model.empty());
     // The host is fixed: Retry fetches what is missing, and the numbers come.
     fault.status = 0;
