@@ -46,7 +46,7 @@ set_target_properties(tokenizer_wasm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${SITE_
 target_link_options(tokenizer_wasm PRIVATE
   -O2 -sMODULARIZE=1 -sEXPORT_NAME=createTokenizerModule -sENVIRONMENT=web,worker,node -sFILESYSTEM=0
   -sALLOW_MEMORY_GROWTH=1 -sMALLOC=emmalloc -sEXPORTED_RUNTIME_METHODS=UTF8ToString
-  -sEXPORTED_FUNCTIONS=_tok_module_load,_tok_module_error,_tok_module_encode,_malloc,_free)
+  -sEXPORTED_FUNCTIONS=_tok_module_file,_tok_module_load,_tok_module_error,_tok_module_encode,_malloc,_free)
 add_custom_command(TARGET tokenizer_wasm POST_BUILD
   COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/web/tokenizer_loader.js ${SITE_DIR}/tokenizer_loader.js
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/compress_site.mjs ${SITE_DIR} tokenizer_loader.js tokenizer_wasm.js tokenizer_wasm.wasm

@@ -15,6 +15,13 @@ function call(M, fn, bytes) {
   try { return fn(p, bytes.length); } finally { M._free(p); }
 }
 
+// tokenizer.json written once, into the buffer the module parses (and frees).
+function load(M, bytes) {
+  const at = M._tok_module_file(bytes.length);  // first: it may grow the heap (a new HEAPU8)
+  M.HEAPU8.set(bytes, at);
+  return M._tok_module_load();
+}
+
 self.onmessage = async (ev) => {
   const { id, key, json, text } = ev.data;
   try {
@@ -23,7 +30,7 @@ self.onmessage = async (ev) => {
     if (key !== loadedKey) {
       if (!json) return self.postMessage({ id, error: "reload" });  // the page resends with the bytes
       loadedKey = null;
-      if (!call(M, M._tok_module_load, new Uint8Array(json))) return self.postMessage({ id, error: M.UTF8ToString(M._tok_module_error()) });
+      if (!load(M, new Uint8Array(json))) return self.postMessage({ id, error: M.UTF8ToString(M._tok_module_error()) });
       loadedKey = key;
     }
     const answer = JSON.parse(M.UTF8ToString(call(M, M._tok_module_encode, new TextEncoder().encode(text))));

@@ -77,6 +77,12 @@ export function registerHostileTests(test, { expect, expectIncludes, cli }) {
                             "--layers", "0", "--vocab", "300", "--no-tokenizer", "--unmarked"]);
     fs.writeFileSync(path.join(repo("huge-tokenizer"), "tokenizer.json"), "{");
     fs.truncateSync(path.join(repo("huge-tokenizer"), "tokenizer.json"), 2 ** 30);
+    // item 24: a tokenizer.json of exactly the 64 MiB the page allows, nested 32 Mi deep
+    execFileSync(makeCkpt, ["--out", repo("deep-tokenizer"), "--hidden", "64", "--intermediate", "128", "--num-layers", "1",
+                            "--layers", "0", "--vocab", "300", "--no-tokenizer", "--unmarked"]);
+    const deep = Buffer.alloc(64 << 20, "[");
+    deep.fill("]", 32 << 20);
+    fs.writeFileSync(path.join(repo("deep-tokenizer"), "tokenizer.json"), deep);
     // item 23: an index of 10,000 shards, and a header claiming 98 MB
     fs.mkdirSync(repo("many-shards"), { recursive: true });
     fs.writeFileSync(path.join(repo("many-shards"), "config.json"), llamaConfig(64, 128, 1));
@@ -186,7 +192,7 @@ export function registerHostileTests(test, { expect, expectIncludes, cli }) {
       } finally { h.hub.close(); }
     });
 
-    test(`hostile host ${lang}: a 3 GiB config.json and a 1 GiB tokenizer.json are cut at their limits as they come`, async (site) => {
+    test(`hostile host ${lang}: a 3 GiB config.json and a 1 GiB tokenizer.json are cut at their limits as they come; a 64 MiB one nested too deep is refused, held once`, async (site) => {
       const h = await startHub(setup());
       try {
         let page = await openPage(site, link(h, "hostile/huge-config", lang));
@@ -202,6 +208,14 @@ export function registerHostileTests(test, { expect, expectIncludes, cli }) {
         expect(tok < 256 * 2 ** 20, `the host sent ${tok} bytes of tokenizer.json`);
         const heap = await page.evaluate(() => Module._lab_heap_bytes());
         expect(heap < 200 * 2 ** 20, `the wasm heap grew to ${heap} bytes`);
+        await stillWorks(page, expect);
+        await page.context().close();
+        // Inside the limit, refused by its parse: the page's heap (which never shrinks) held the
+        // file once, handed from the fetch's buffer to the tokenizer's worker, not twice.
+        page = await openPage(site, link(h, "hostile/deep-tokenizer", lang));
+        await waitForMirror(page, words("STR_TOK_TOO_DEEP", lang, 64), 60000);
+        const held = await page.evaluate(() => Module._lab_heap_bytes());
+        expect(held < 2 * (64 << 20), `the wasm heap grew to ${(held / 2 ** 20).toFixed(1)} MiB for a 64 MiB file`);
         await stillWorks(page, expect);
         await page.context().close();
       } finally { h.hub.close(); }

@@ -235,7 +235,7 @@ TEST_CASE("range check: each answer against its request and the file's identity,
 
 struct no_tokenizer_yet : tokenizer_service {  // knows no file: the fetch of tokenizer.json is what is tested
   bool tokenizer_known(const std::string&) override { return false; }
-  uint32_t tokenize_start(const std::string&, const std::string&, const std::string&) override { return 1; }
+  uint32_t tokenize_start(const std::string&, const char*, size_t, const std::string&) override { return 1; }
   bool tokenize_poll(uint32_t, tokenize_answer*) override { return false; }
 };
 

@@ -29,15 +29,19 @@ struct native_service final : tokenizer_service {
   std::map<uint32_t, tokenize_answer> answers;
   uint32_t next = 1;
   int loads = 0;
-  bool tokenizer_known(const std::string& key) override { return parsed.count(key) > 0; }
-  uint32_t tokenize_start(const std::string& key, const std::string& json, const std::string& text) override {
+  bool lost = false;  // says it has a file it lost (a worker that failed to keep it): asked once
+  bool tokenizer_known(const std::string& key) override { return parsed.count(key) > 0 || lost; }
+  uint32_t tokenize_start(const std::string& key, const char* json, size_t json_bytes, const std::string& text) override {
     tokenize_answer a;
-    if (!parsed.count(key)) {
+    if (!parsed.count(key) && !json) {
+      a.file_needed = true;  // as the worker answers "reload"
+      lost = false;
+    } else if (!parsed.count(key)) {
       bpe_tokenizer t;
       loads++;
-      if (bpe_tokenizer_load(json, &t, &a.error)) parsed[key] = t;
+      if (bpe_tokenizer_load(std::string(json, json_bytes), &t, &a.error)) parsed[key] = t;
     }
-    if (a.error.empty()) {
+    if (a.error.empty() && !a.file_needed) {
       bpe_encoding e = bpe_encode(&parsed[key], text);
       a.ids.assign(e.ids.begin(), e.ids.end());
       a.pieces = e.pieces;
@@ -192,6 +196,32 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
     CHECK(contains(words(members, LAB_LANG_EN), "has more than 524,288 object members"));
     CHECK(contains(words(members, LAB_LANG_ZH), "含有超过 524,288 个对象成员"));
   }
+}
+
+// The sentence goes to the service without the file's bytes, since it says it has them, and it
+// has lost them (the page's worker answers "reload"): the file is fetched again and handed over,
+// and the sentence is answered; nothing of the file stays with the sentence's object meanwhile.
+TEST_CASE("a tokenizer the service lost is fetched again and the sentence answered") {
+  mem_files files = unmarked_checkpoint(true);
+  native_fetch net;
+  net.files = &files;
+  net.base = kBase;
+  native_service service;
+  model_location loc;
+  std::string err;
+  REQUIRE(model_location_parse(kBase, &loc, &err));
+  sentence_tokenizer t(&net, &service, loc);
+  service.lost = true;
+  t.request("我们去公园", SENTENCE_MAX_TOKENS);
+  for (int i = 0; i < 20 && (t.state() == SENTENCE_FETCHING || t.state() == SENTENCE_TOKENIZING); i++) {
+    net.deliver(0);
+    t.pump();
+  }
+  REQUIRE(t.state() == SENTENCE_DONE);
+  CHECK(t.answer().pieces == std::vector<std::string>{"我们", "去", "公园"});
+  CHECK(net.network_requests == 1);
+  CHECK(service.loads == 1);
+  CHECK_FALSE(service.lost);
 }
 
 TEST_CASE("a typed sentence: tokenizer.json is fetched once, later sentences reuse the parsed tokenizer") {

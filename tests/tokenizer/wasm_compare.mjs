@@ -68,6 +68,12 @@ const call = (fn, bytes) => {
   M.HEAPU8.set(bytes, p);
   try { return fn(p, bytes.length); } finally { M._free(p); }
 };
+// tokenizer.json as web/tokenizer_loader.js hands it over: written once, into the module's buffer.
+const load = (bytes) => {
+  const at = M._tok_module_file(bytes.length);  // first: it may grow the heap (a new HEAPU8)
+  M.HEAPU8.set(bytes, at);
+  return M._tok_module_load();
+};
 
 let failures = 0;
 const fail = (what) => { failures++; if (failures <= 20) console.error("FAIL " + what); };
@@ -84,14 +90,17 @@ for (const [name, text] of [["not json", "{\"model\": "], ["unigram", JSON.strin
   const file = join(tmp, name.replaceAll(" ", "_") + ".json");
   writeFileSync(file, text);
   const r = spawnSync(cli, ["tokenize", "--tokenizer", file, "x"]);
-  const ok = call(M._tok_module_load, Buffer.from(text));
+  const ok = load(Buffer.from(text));
   const wasmError = M.UTF8ToString(M._tok_module_error());
   if (ok !== 0 || r.status !== 1) fail(`${name}: wasm load ${ok}, native exit ${r.status}`);
   else if (!wasmError || !r.stderr.toString().includes(wasmError)) fail(`${name}: wasm says '${wasmError}', native '${r.stderr}'`);
+  // The largest file the host allows is one copy in the module's heap, not two (it never shrinks).
+  if (text.length === 64 << 20 && M.HEAPU8.length >= 2 * text.length)
+    fail(`${name}: the module's heap grew to ${(M.HEAPU8.length / 1048576).toFixed(1)} MiB for a ${text.length >> 20} MiB file`);
 }
 rmSync(tmp, { recursive: true });
 
-if (call(M._tok_module_load, readFileSync(tokenizerPath)) !== 1) throw new Error("wasm load: " + M.UTF8ToString(M._tok_module_error()));
+if (load(readFileSync(tokenizerPath)) !== 1) throw new Error("wasm load: " + M.UTF8ToString(M._tok_module_error()));
 const corpus = readFileSync(arg("--corpus"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l))
   .map((e) => (e.hex !== undefined ? Buffer.from(e.hex, "hex") : Buffer.from(e.text, "utf8")));
 const texts = [Buffer.from(LESSON, "utf8"), ...corpus, ...randomTexts(seed, RANDOM_COUNT)];

@@ -30,7 +30,7 @@ void sentence_tokenizer::request(const std::string& text, size_t max_tokens) {
     state_ = SENTENCE_FETCHING;
     return;
   }
-  if (!json_.empty() || service_->tokenizer_known(file_url())) return start_tokenizing();
+  if (service_->tokenizer_known(file_url())) return start_tokenizing(nullptr, 0);
   state_ = SENTENCE_FETCHING;
   fetch_request rq;
   rq.url = file_url();
@@ -45,13 +45,14 @@ void sentence_tokenizer::on_fetch_response(uint32_t id, const fetch_response& r,
   stream_error got;
   const sentence_failure f = tokenizer_file_answer(r, SENTENCE_TOKENIZER_MAX_BYTES, &got);
   if (f != SENTENCE_OK) return fail(f, got);
-  json_.assign((const char*)r.body, r.n);
-  if (state_ == SENTENCE_FETCHING) start_tokenizing();
+  // Handed over from the fetch's own buffer: this object keeps no copy (a 64 MiB file would be
+  // two in the page's heap, which never shrinks).
+  if (state_ == SENTENCE_FETCHING) start_tokenizing((const char*)r.body, r.n);
 }
 
-void sentence_tokenizer::start_tokenizing() {
+void sentence_tokenizer::start_tokenizing(const char* json, size_t json_bytes) {
   state_ = SENTENCE_TOKENIZING;
-  job_ = service_->tokenize_start(file_url(), json_, text_);
+  job_ = service_->tokenize_start(file_url(), json, json_bytes, text_);
 }
 
 void sentence_tokenizer::pump() {
@@ -61,13 +62,10 @@ void sentence_tokenizer::pump() {
   job_ = 0;
   stream_error e;
   e.detail = a.error;
+  if (a.file_needed) return request(text_, max_tokens_);  // fetched again, and handed over with its bytes
   if (a.module_failed) return fail(SENTENCE_MODULE, e);
-  if (!a.error.empty()) {
-    json_.clear();  // refused: a later request fetches it again (the host may have fixed it)
-    return fail(SENTENCE_FILE_UNREADABLE, e);
-  }
-  // The service holds the parsed tokenizer now; the text is not needed here any more.
-  std::string().swap(json_);
+  // A refused file is fetched again by a later request (the host may have fixed it).
+  if (!a.error.empty()) return fail(SENTENCE_FILE_UNREADABLE, e);
   if (a.ids.empty() || a.ids.size() > max_tokens_ || a.pieces.size() != a.ids.size()) {
     e.detail = std::to_string(a.ids.size());
     return fail(SENTENCE_TOO_LONG, e);

@@ -26,14 +26,19 @@ struct tokenize_answer {
   std::vector<std::string> pieces;
   std::string error;        // the tokenizer refused the file (its words), or the module did not load
   bool module_failed = false;  // error is about loading the module, not about the file
+  // The service no longer has the file it was told it had (its worker lost it): fetch it again.
+  bool file_needed = false;
 };
 
 // The platform's tokenizer: asynchronous (a worker), answers collected by polling each frame.
 struct tokenizer_service {
   virtual ~tokenizer_service() = default;
-  // The file under `key` was parsed already: tokenize_start may pass an empty json.
+  // The file under `key` was handed over already (parsed, or being parsed: the service answers in
+  // order): tokenize_start may pass no bytes.
   virtual bool tokenizer_known(const std::string& key) = 0;
-  virtual uint32_t tokenize_start(const std::string& key, const std::string& json, const std::string& text) = 0;
+  // `json`: the file's bytes (null when the service has them), read during the call only, so the
+  // caller may pass the fetch's own buffer and keep no copy.
+  virtual uint32_t tokenize_start(const std::string& key, const char* json, size_t json_bytes, const std::string& text) = 0;
   // True once, when the answer to `id` is in (then *out holds it).
   virtual bool tokenize_poll(uint32_t id, tokenize_answer* out) = 0;
 };
@@ -73,7 +78,7 @@ struct sentence_tokenizer final : fetch_sink {
   void on_store_failed(const std::string&) override {}
 
  private:
-  void start_tokenizing();
+  void start_tokenizing(const char* json, size_t json_bytes);
   void fail(sentence_failure f, stream_error e);
 
   fetch_client* client_;
@@ -82,7 +87,7 @@ struct sentence_tokenizer final : fetch_sink {
   sentence_state state_ = SENTENCE_IDLE;
   sentence_failure failure_ = SENTENCE_OK;
   stream_error error_;
-  std::string text_, json_;
+  std::string text_;
   size_t max_tokens_ = 0;
   uint32_t fetch_id_ = 0, job_ = 0;
   uint64_t bytes_fetched_ = 0;

@@ -55,18 +55,21 @@ EM_JS(char*, js_tok_take, (int id), {
 
 namespace {
 struct web_tokenizer final : tokenizer_service {
+  // Keys whose bytes crossed to the worker: it keeps the parsed tokenizer, or refuses the file
+  // (then the key is dropped). The worker answers in order, so a sentence sent after the bytes
+  // needs none.
   std::set<std::string> known;
   std::map<uint32_t, std::string> job_key;
   uint32_t next = 1;
 
   bool tokenizer_known(const std::string& key) override { return known.count(key) > 0; }
 
-  uint32_t tokenize_start(const std::string& key, const std::string& json, const std::string& text) override {
+  uint32_t tokenize_start(const std::string& key, const char* json, size_t json_bytes, const std::string& text) override {
     const uint32_t id = next++;
     job_key[id] = key;
-    // The bytes cross once per key: the worker keeps the parsed tokenizer.
-    const bool send = !known.count(key);
-    js_tok_start((int)id, key.c_str(), send ? json.data() : nullptr, send ? (int)json.size() : 0, text.c_str());
+    const bool send = json && !known.count(key);
+    if (send) known.insert(key);
+    js_tok_start((int)id, key.c_str(), send ? json : nullptr, send ? (int)json_bytes : 0, text.c_str());
     return id;
   }
 
@@ -87,7 +90,8 @@ struct web_tokenizer final : tokenizer_service {
     if (cJSON_IsString(json_member(j, "error"))) {
       out->error = json_string(json_member(j, "error"));
       out->module_failed = json_member(j, "module") != nullptr;
-      if (out->error == "reload") known.erase(key), out->module_failed = true;  // the worker lost it
+      known.erase(key);  // refused, or the module failed: the bytes must cross again
+      if (out->error == "reload") out->file_needed = true, out->error.clear();  // the worker lost it
       return true;
     }
     const cJSON *ids = json_member(j, "ids"), *pieces = json_member(j, "pieces");
@@ -97,7 +101,6 @@ struct web_tokenizer final : tokenizer_service {
     }
     for (const cJSON* v = cJSON_IsArray(pieces) ? json_first(pieces) : nullptr; v; v = v->next)
       if (cJSON_IsString(v)) out->pieces.push_back(json_string(v));
-    known.insert(key);
     return true;
   }
 };

@@ -3,8 +3,13 @@
 // types a sentence, or a model= link has no ids= (web/tokenizer_loader.js drives it), so the first
 // load never carries it. The same module runs under Node for tests/tokenizer/wasm_compare.mjs.
 //
-//   tok_module_load(json, n)   -> 1, or 0 with tok_module_error() set (one line, the core's words)
+//   tok_module_file(n)         -> where to write the n bytes of tokenizer.json (the module's own buffer)
+//   tok_module_load()          -> parses them, then frees them: 1, or 0 with tok_module_error() set
+//                                 (one line, the core's words)
 //   tok_module_encode(text, n) -> {"ids":[...],"pieces":[...]} or {"error":"..."} (valid until the next call)
+//
+// The file is written once, into the buffer the parser reads: a 64 MiB file is one copy in the
+// module's heap, not two (a wasm heap never shrinks).
 //
 // One tokenizer is kept: the loader calls load again only for another checkpoint's tokenizer.json.
 #include <string>
@@ -14,12 +19,20 @@
 #include "core/tokenizer/bpe_tokenizer.h"
 
 static bpe_tokenizer g_tokenizer;
-static std::string g_error, g_answer;
+static std::string g_file, g_error, g_answer;
 
-extern "C" int tok_module_load(const char* json, int n) {
+extern "C" char* tok_module_file(int n) {
+  std::string().swap(g_file);
+  g_file.resize(n > 0 ? (size_t)n : 0);
+  return g_file.data();
+}
+
+extern "C" int tok_module_load() {
   bpe_tokenizer t;
   g_error.clear();
-  if (!bpe_tokenizer_load(std::string(json, (size_t)n), &t, &g_error)) return 0;
+  const bool ok = bpe_tokenizer_load(g_file, &t, &g_error);
+  std::string().swap(g_file);
+  if (!ok) return 0;
   g_tokenizer = t;
   return 1;
 }
