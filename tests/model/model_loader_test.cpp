@@ -195,6 +195,47 @@ TEST_CASE("a reload reads BF16 records straight into the weights, checked there;
   CHECK(f.loader_logits(ids) == want);
 }
 
+// A reload with part of the cache gone (evicted, or Clear then a partial load): the records left
+// are read while the network brings the rest, not after it, though the missing chunks are the
+// more urgent and the network's one request is out.
+TEST_CASE("a partly cached reload reads its records while the network's requests are full", "[model][loader]") {
+  loader_fixture f(synth_model_make(small_model()));
+  f.opt.fetch.range_bytes = 1;  // a chunk a request
+  f.opt.fetch.max_in_flight = 1;
+  f.open();
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_READY);
+  const std::vector<int64_t> ids = {3, 17, 150, 9};
+  const std::vector<float> want = f.loader_logits(ids);
+  // Only the last layer's records stay: every more urgent chunk must come from the network.
+  size_t kept = 0;
+  for (auto it = f.net.cache.begin(); it != f.net.cache.end();) {
+    const bool keep = it->first.find("layers.3.") != std::string::npos;
+    if (!keep) f.net.lru.erase(it->first);
+    it = keep ? std::next(it) : f.net.cache.erase(it);
+    kept += keep;
+  }
+  REQUIRE(kept > 0);
+  const int hits = f.net.cache_hits, requests = f.net.network_requests;
+  f.open();
+  int weights_requests_before_a_hit = -1, loading_from = -1;
+  for (int i = 0; i < 100000 && f.loader->phase() != MODEL_READY && f.loader->phase() != MODEL_FAILED; i++) {
+    f.now += 0.01;
+    f.loader->pump(f.now);
+    if (loading_from < 0 && f.loader->phase() == MODEL_LOADING) loading_from = f.net.network_requests;
+    f.net.deliver(f.now);
+    if (weights_requests_before_a_hit < 0 && f.net.cache_hits > hits) weights_requests_before_a_hit = f.net.network_requests - loading_from;
+  }
+  REQUIRE(f.loader->phase() == MODEL_READY);
+  CHECK(f.loader_logits(ids) == want);
+  const int weights_requests = f.net.network_requests - loading_from;
+  INFO("weight requests " << weights_requests << ", before the first record was read " << weights_requests_before_a_hit);
+  REQUIRE(weights_requests > 4);  // the case is a real one: many chunks come from the network
+  CHECK(weights_requests_before_a_hit >= 0);
+  CHECK(weights_requests_before_a_hit <= 1);  // the first pump starts both kinds
+  CHECK(f.net.network_requests - requests > weights_requests);  // (config, index and headers again)
+}
+
 TEST_CASE("a model larger than the memory budget is refused before anything is allocated, saying how much", "[model][loader]") {
   loader_fixture f(synth_model_make(small_model()));
   f.opt.memory_budget = 100000;

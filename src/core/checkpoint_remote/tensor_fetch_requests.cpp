@@ -47,18 +47,18 @@ void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<i
   }
 }
 
-// The most urgent chunk wanted now, and the request that brings it: its cached record alone, or
-// a range of its file with the neighbours that are wanted too. False when nothing can start (none
-// is wanted, its kind of request may not start now, the raw bytes are at their budget, or the
-// converter has no room yet).
+// The most urgent chunk wanted now whose kind of request may start (a cached record while the
+// network's requests are all out, and the other way round), and the request that brings it: its
+// cached record alone, or a range of its file with the neighbours that are wanted too. False when
+// nothing can start (none is wanted, the raw bytes are at their budget, or the converter has no
+// room yet).
 bool tensor_fetch::start_next(double now, bool network, bool cache) {
-  fetch_item* seed = fetch_queue_next(&chunks_);
+  fetch_item* seed = fetch_queue_next(&chunks_, [&](const fetch_item& it) { return record_cached(it) ? cache : network; });
   if (!seed) return false;
   const int seed_item = (int)(seed - chunks_.items.data());
   const std::pair<int, int> tc = item_chunk_[seed->owner_tag];
   const int shard = tensors_[tc.first].plan.shard;
   if (record_cached(*seed)) {
-    if (!cache) return false;
     const tensor_chunk& c = tensors_[tc.first].plan.chunks[tc.second];
     if (!converter_->tensor_chunk_begin(tc.first, c)) return false;  // no room yet
     fetch_request q = seed->request;
@@ -66,7 +66,6 @@ bool tensor_fetch::start_next(double now, bool network, bool cache) {
     start_request(shard, true, {seed_item}, q, now);
     return true;
   }
-  if (!network) return false;
   // Raw bytes stay within their budget; the first request always goes (a chunk is within it).
   const uint64_t held = raw_bytes_in_flight() + raw_bytes_waiting();
   const uint64_t room = held < options_.raw_budget ? options_.raw_budget - held : 0;

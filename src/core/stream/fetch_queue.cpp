@@ -33,10 +33,15 @@ int fetch_queue_expire(fetch_queue* q, double now) {
 }
 
 fetch_item* fetch_queue_next(fetch_queue* q) {
+  return fetch_queue_next(q, [](const fetch_item&) { return true; });
+}
+
+fetch_item* fetch_queue_next(fetch_queue* q, const std::function<bool(const fetch_item&)>& may_start) {
   if (q->paused) return nullptr;
   fetch_item* best = nullptr;
   for (fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now)
+    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now &&
+        may_start(it))
       best = &it;
   return best;
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct fetch_queue {
 int fetch_queue_expire(fetch_queue* q, double now);
 // The most urgent needed idle item whose Retry-After has passed, or null (also when paused).
 fetch_item* fetch_queue_next(fetch_queue* q);
+// The same among the items `may_start` lets start now (a source with two kinds of request, one
+// of them full, starts the most urgent item of the other).
+fetch_item* fetch_queue_next(fetch_queue* q, const std::function<bool(const fetch_item&)>& may_start);
 void fetch_queue_start(fetch_queue* q, fetch_item* it, double now);
 // The loading item an answer belongs to, or null (cancelled, superseded, or never ours).
 fetch_item* fetch_queue_find(fetch_queue* q, uint32_t id);

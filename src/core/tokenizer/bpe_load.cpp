@@ -72,10 +72,10 @@ static std::string json_type_text(const json* v) {
 // member): 64 MiB of "[[[[..." or "[0,0,0,..." would take gigabytes, and the page's worker aborts.
 // The text is scanned first, allocating nothing: deeper nesting or more values than a tokenizer
 // has is refused before the tree is built.
-static bool json_shape_ok(const std::string& text, std::string* error) {
+static bool json_shape_ok(const char* text, size_t n, std::string* error) {
   size_t values = 1, members = 0, depth = 0;
   bool in_string = false;
-  for (size_t i = 0; i < text.size(); i++) {
+  for (size_t i = 0; i < n; i++) {
     const char c = text[i];
     if (in_string) {
       if (c == '\\') i++;  // an escape: the next character is the string's
@@ -306,11 +306,11 @@ static bool load_model(const json& model, bpe_model* m, std::string* error) {
 
 // [SECTION] the whole file
 
-static bool load_tokenizer(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
-  if (!json_shape_ok(json_text, error)) return false;
+static bool load_tokenizer(const char* text, size_t n, bpe_tokenizer* out, std::string* error) {
+  if (!json_shape_ok(text, n, error)) return false;
   json root;
   json_error_capture sax(root);
-  if (!json::sax_parse(json_text, &sax) || sax.is_errored()) {
+  if (!json::sax_parse(text, text + n, &sax) || sax.is_errored()) {
     *error = "not valid JSON: " + (sax.message.empty() ? std::string("parse failed") : sax.message);
     return false;
   }
@@ -361,10 +361,14 @@ static bool load_tokenizer(const std::string& json_text, bpe_tokenizer* out, std
 
 // Errors echo the file's own text (a regex, a vocab key), which may hold a newline: the promise
 // is one line, so control characters are written as escapes.
-bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
-  if (load_tokenizer(json_text, out, error)) return true;
+bool bpe_tokenizer_load(const char* json_text, size_t json_bytes, bpe_tokenizer* out, std::string* error) {
+  if (load_tokenizer(json_text, json_bytes, out, error)) return true;
   *error = tok_escape_controls(*error);
   return false;
+}
+
+bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error) {
+  return bpe_tokenizer_load(json_text.data(), json_text.size(), out, error);
 }
 
 int bpe_vocab_size(const bpe_tokenizer& tok) {

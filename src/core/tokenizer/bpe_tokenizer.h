@@ -43,6 +43,8 @@ enum { BPE_JSON_MAX_DEPTH = 64, BPE_JSON_MAX_VALUES = 2 << 20, BPE_JSON_MAX_MEMB
 // one line naming the problem ("model type 'Unigram' is not supported: ...", "tokenizer.json
 // nests deeper than 64 levels"). Never throws.
 bool bpe_tokenizer_load(const std::string& json_text, bpe_tokenizer* out, std::string* error);
+// The same from bytes the caller holds (a fetch's buffer: no copy of a 64 MiB file).
+bool bpe_tokenizer_load(const char* json_text, size_t json_bytes, bpe_tokenizer* out, std::string* error);
 
 // Text (UTF-8; invalid bytes become U+FFFD first, as a decoding with errors="replace" would) ->
 // token ids. Not thread-safe: it fills the tokenizer's cache of pre-token -> ids.
