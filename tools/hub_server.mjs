@@ -34,17 +34,20 @@ import crypto from "node:crypto";
 const EXPOSE = "Content-Range, Content-Length, Accept-Ranges, ETag, Retry-After";
 const cors = (fault) => (fault?.noCors ? {} : { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
 
+// A fault with `from` hits only a Range that starts at that byte or later.
+const inRange = (f, range) => f.from === undefined || Number((/^bytes=(\d+)-/.exec(range || "") || [])[1]) >= f.from;
+
 function takeFault(faults, name, range = "") {
   const f = faults.get(name);
   if (!f || f.times === 0) return null;
-  if (f.from !== undefined && !(Number((/^bytes=(\d+)-/.exec(range) || [])[1]) >= f.from)) return null;
+  if (!inRange(f, range)) return null;
   if (f.times > 0) f.times--;
   return f;
 }
 
-function statusFault(faults, name) {
+function statusFault(faults, name, range = "") {
   const f = faults.get(name);
-  return f && f.status && f.times !== 0 ? { status: f.status, retryAfter: f.retryAfter } : null;
+  return f && f.status && f.times !== 0 && inRange(f, range) ? { status: f.status, retryAfter: f.retryAfter } : null;
 }
 
 // /OWNER/NAME/resolve/REV/FILE or /OWNER/NAME/REV/FILE -> its parts, or null.
@@ -133,7 +136,7 @@ export function createHubServers(root, options = {}) {
     log.push(entry);
     if (!p) return send(res, (entry.status = 404), "not found", {});
     options.onServe?.(entry, p);
-    const fault = req.method === "HEAD" ? statusFault(faults, p.file) : takeFault(faults, p.file, req.headers.range);
+    const fault = req.method === "HEAD" ? statusFault(faults, p.file, req.headers.range) : takeFault(faults, p.file, req.headers.range);
     if (fault?.status === 429 && fault.retryAfter !== undefined) {
       res.writeHead((entry.status = 429), { ...cors(fault), "Content-Type": "text/plain", "Retry-After": String(fault.retryAfter) });
       return res.end("slow down\n");

@@ -54,9 +54,9 @@ void model_status_draw(live_session* ls, lab_state* s, double now, bool controls
     if (ImGui::Button(go.c_str())) svc->model_go();
     item_probe("model-go", go);
   }
-  // A part that failed: the views say the load stopped there, and Retry or the way back is the
-  // next step, not a Cancel of what is left.
-  if (st.phase == MODEL_STATUS_LOADING && !st.paused && !model_status_chunk_failed(st)) {
+  // Nothing left to cancel once the load stopped (a part failed and nothing else is coming):
+  // Retry or the way back is the next step. While the rest still comes, Cancel stays.
+  if (st.phase == MODEL_STATUS_LOADING && !model_status_stopped(st)) {
     if (ImGui::Button(tr(STR_LIVE_CANCEL))) svc->model_cancel();
     item_probe("model-cancel");
   }

@@ -12,6 +12,7 @@
 
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/synthetic_model.h"
+#include "core/experiments/model_session.h"
 #include "core/views/live_view.h"
 #include "core/model/forward.h"
 #include "core/model/model_loader.h"
@@ -430,6 +431,48 @@ TEST_CASE("the built-in model's weights come in a few large ranges, never touchi
   f.settle();
   CHECK(f.loader->phase() == MODEL_READY);
   CHECK(f.net.network_bytes - first < (64u << 10) + 40000);  // the config, the index, the header
+}
+
+// One range that fails does not stop the others: the load keeps moving (the views say "Loading"
+// and keep Cancel) until all that is left has failed; then it has stopped, and waits for Retry.
+TEST_CASE("a part that fails while the rest loads: moving until nothing else comes, then stopped", "[model][loader]") {
+  loader_fixture f(synth_model_make(small_model()));
+  f.opt.fetch.range_bytes = 1;  // a chunk a request, one at a time: many come after the failure
+  f.opt.fetch.max_in_flight = 1;
+  fetch_fault& fault = f.net.faults["model-00001-of-00002.safetensors"];
+  fault.status = 500, fault.from_byte = 1, fault.times = 1;
+  f.open();
+  for (int i = 0; i < 100000 && f.loader->chunk_failures().empty(); i++) {
+    f.now += 0.01;
+    f.loader->pump(f.now);
+    f.net.deliver(f.now);
+  }
+  REQUIRE(f.loader->chunk_failures().size() == 1);
+  f.loader->pump(f.now);
+  CHECK(f.loader->moving());
+  f.settle();
+  REQUIRE(f.loader->phase() == MODEL_LOADING);
+  CHECK_FALSE(f.loader->moving());
+  CHECK(f.loader->chunk_failures().size() == 1);
+  f.loader->retry(f.now);
+  f.settle();
+  CHECK(f.loader->phase() == MODEL_READY);
+  CHECK_FALSE(f.loader->moving());
+
+  // As the views read it from the status.
+  model_status st;
+  st.phase = MODEL_STATUS_LOADING;
+  st.error = stream_error_of(STREAM_HTTP);
+  st.error.status = 500;
+  st.moving = true;
+  CHECK(model_status_chunk_failed(st));
+  CHECK_FALSE(model_status_stopped(st));  // the rest still comes: "Loading", with Cancel
+  st.moving = false;
+  CHECK(model_status_stopped(st));  // all that is left failed: "stopped at", Retry
+  st.error = stream_error(), st.paused = true;
+  CHECK(model_status_stopped(st));  // cancelled
+  st.paused = false, st.moving = true;
+  CHECK_FALSE(model_status_stopped(st));
 }
 
 // A model whose tensor `name` holds NaN (BF16 0x7FC0) in every value.

@@ -265,6 +265,11 @@ bool shows_label(const std::string& part) {
   return false;
 }
 
+std::string before_args(str_id id, lab_lang l) {
+  const std::string s = tr_in(l, id);
+  return s.substr(0, s.find("%s"));
+}
+
 bool has_widget(const std::string& name) {
   for (const item_record& r : g_seen)
     if (r.name == name) return r.reachable;

@@ -69,6 +69,8 @@ struct headless_page {
 };
 
 inline bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+// A string of the table in `l`, up to its first %s: what a page says before the values it fills in.
+std::string before_args(str_id id, lab_lang l);
 // The control with the keyboard focus mark ("" if none).
 std::string focused_name();
 

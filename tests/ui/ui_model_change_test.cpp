@@ -55,11 +55,6 @@ struct two_models {
   }
 };
 
-std::string before_args(str_id id, lab_lang l) {
-  const std::string s = tr_in(l, id);
-  return s.substr(0, s.find("%s"));
-}
-
 }  // namespace
 
 TEST_CASE("model change: model= edited in an open page is asked again on rules, flow and gates in=stream, both ways") {

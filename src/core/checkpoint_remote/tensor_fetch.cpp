@@ -273,6 +273,13 @@ void tensor_fetch::cancel() {
 
 void tensor_fetch::retry() { fetch_queue_retry(&chunks_); }
 
+bool tensor_fetch::moving() const {
+  if (chunks_.paused) return false;
+  for (const fetch_item& c : chunks_.items)
+    if (c.needed && (c.state == FETCH_ITEM_IDLE || c.state == FETCH_ITEM_LOADING)) return true;
+  return chunks_converting() > 0;
+}
+
 // [SECTION] a file that changed on the host
 
 void tensor_fetch::shard_changed(int shard) {

@@ -164,6 +164,9 @@ struct tensor_fetch final : fetch_sink {
   tensor_progress progress(int t) const;
   std::vector<tensor_failure> failures() const;
   bool paused() const { return chunks_.paused; }
+  // Chunks are still coming, waiting their turn or being converted: false when paused, done, or
+  // when every chunk left has failed (then only Retry moves it).
+  bool moving() const;
   int chunks_converting() const { return (int)jobs_.size(); }
   int requests_in_flight() const { return fetch_queue_loading(&ranges_); }
   // Raw bytes held now: answers waiting for their conversion, and requests in flight.

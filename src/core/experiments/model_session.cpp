@@ -88,6 +88,10 @@ bool model_status_chunk_failed(const model_status& st) {
   return st.phase == MODEL_STATUS_LOADING && st.error.failed() && st.error.fault != STREAM_CANCELLED;
 }
 
+bool model_status_stopped(const model_status& st) {
+  return st.phase == MODEL_STATUS_LOADING && (st.paused || (model_status_chunk_failed(st) && !st.moving));
+}
+
 bool model_session_failed(const model_session& ms, const lab_state& s) {
   if (!ms.service || s.model.empty() || model_session_builtin(ms) || ms.location != model_session_location(s)) return false;
   return ms.status.phase == MODEL_STATUS_FAILED || model_status_chunk_failed(ms.status);

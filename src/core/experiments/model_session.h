@@ -103,9 +103,11 @@ bool model_unit_inside(const model_status& st, int64_t layer, int64_t unit);
 std::vector<live_fallback> model_session_fallbacks(const model_session& ms, const lab_state& s);
 // The state as shown after those fallbacks.
 void model_session_apply_fallbacks(lab_state* s, const std::vector<live_fallback>& fallbacks, const model_session& ms);
-// A part of the weights failed while the rest loads (a chunk answered 500, a stall, NaN): the
-// load waits for Retry, which fetches only what is missing.
+// A part of the weights failed (a chunk answered 500, a stall, NaN): the rest still loads, then
+// the load waits for Retry, which fetches only what is missing.
 bool model_status_chunk_failed(const model_status& st);
+// The load stopped: cancelled, or a part failed and nothing else is coming (Retry moves it on).
+bool model_status_stopped(const model_status& st);
 // The model the state names (model=, not the built-in one) could not be opened or loaded: the
 // bare address then reopens the view on the built-in model, never this one.
 bool model_session_failed(const model_session& ms, const lab_state& s);

@@ -75,7 +75,7 @@ void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double 
   sentence_failure f = tokenizer_file_answer(r, MODEL_TOKENIZER_MAX_BYTES, &got);
   if (f == SENTENCE_OK) {
     std::unique_ptr<bpe_tokenizer> t(new bpe_tokenizer());
-    if (bpe_tokenizer_load(std::string((const char*)r.body, r.n), t.get(), &got.detail)) {
+    if (bpe_tokenizer_load((const char*)r.body, r.n, t.get(), &got.detail)) {  // from the fetch's buffer: no copy
       tokenizer_ = std::move(t);
       tokenizer_error_ = stream_error();
       return;
@@ -83,6 +83,17 @@ void model_host::on_fetch_response(uint32_t id, const fetch_response& r, double 
     f = SENTENCE_FILE_UNREADABLE;
   }
   tokenizer_error_ = sentence_failure_error_of(f, got);
+}
+
+// The shards' ETags as one short digest ("" when a shard has none).
+static std::string files_revision(const checkpoint_opened* opened) {
+  if (!opened || opened->shards.empty()) return "";
+  std::string etags;
+  for (const file_identity& id : opened->shards) {
+    if (id.etag.empty()) return "";
+    etags += id.etag + "\n";
+  }
+  return strf("%012llx", (unsigned long long)(hash64(etags.data(), etags.size()) >> 16));
 }
 
 // Which weights these are, as far as the host says, for a class link to carry (class_answers.h):
@@ -94,13 +105,7 @@ static std::string weights_revision(const model_location& where, const checkpoin
   if (where.hub && model_commit_ok(where.revision)) return where.revision.substr(0, 12);
   if (where.hub && opened && !opened->repo_commit.empty()) return opened->repo_commit.substr(0, 12);
   if (where.hub && where.revision != "main") return where.revision;
-  if (!opened || opened->shards.empty()) return "";
-  std::string etags;
-  for (const file_identity& id : opened->shards) {
-    if (id.etag.empty()) return "";
-    etags += id.etag + "\n";
-  }
-  return strf("%012llx", (unsigned long long)(hash64(etags.data(), etags.size()) >> 16));
+  return files_revision(opened);
 }
 
 model_status model_host::status() const {
@@ -123,6 +128,7 @@ model_status model_host::status() const {
     const model_spec& sp = L.spec();
     s.name = where_.hub ? where_.id() : !sp.base.name_or_path.empty() ? sp.base.name_or_path : location_;
     s.revision = weights_revision(where_, L.opened());
+    s.revision_files = files_revision(L.opened());
     s.synthetic = sp.base.synthetic;
     s.layers = (int)sp.base.layers;
     for (model_mixer m : sp.mixers) s.linear_layers += m == MIXER_LINEAR_ATTENTION;
@@ -133,6 +139,7 @@ model_status model_host::status() const {
   s.tokenizer = tokenizer_ != nullptr;
   s.bytes_network = L.bytes_network();
   s.paused = L.paused();
+  s.moving = L.phase() == MODEL_LOADING && L.moving();
   if (L.phase() == MODEL_FAILED) {
     s.failed_file = L.failure().file;
     s.error = L.failure().error;

@@ -75,6 +75,7 @@ struct model_loader final : checkpoint_reader_owner {
   // bytes so far were dropped and they are read again. Kept until the model is opened again.
   const std::vector<opener_failure>& notices() const { return reader_.notices(); }
   bool paused() const { return fetch() && fetch()->paused(); }
+  bool moving() const { return fetch() && fetch()->moving(); }
   const std::string& location() const { return where_.text; }
   const model_spec& spec() const { return weights_.spec; }
   const model_weights& weights() const { return weights_; }  // complete when READY

@@ -36,16 +36,6 @@ fetch_item* fetch_queue_next(fetch_queue* q) {
   return fetch_queue_next(q, [](const fetch_item&) { return true; });
 }
 
-fetch_item* fetch_queue_next(fetch_queue* q, const std::function<bool(const fetch_item&)>& may_start) {
-  if (q->paused) return nullptr;
-  fetch_item* best = nullptr;
-  for (fetch_item& it : q->items)
-    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now &&
-        may_start(it))
-      best = &it;
-  return best;
-}
-
 void fetch_queue_start(fetch_queue* q, fetch_item* it, double now) {
   it->state = FETCH_ITEM_LOADING;
   it->loaded = it->received = it->window_received = 0;

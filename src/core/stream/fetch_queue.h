@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,9 +65,18 @@ struct fetch_queue {
 int fetch_queue_expire(fetch_queue* q, double now);
 // The most urgent needed idle item whose Retry-After has passed, or null (also when paused).
 fetch_item* fetch_queue_next(fetch_queue* q);
-// The same among the items `may_start` lets start now (a source with two kinds of request, one
-// of them full, starts the most urgent item of the other).
-fetch_item* fetch_queue_next(fetch_queue* q, const std::function<bool(const fetch_item&)>& may_start);
+// The same among the items `may_start(item)` lets start now (a source with two kinds of request,
+// one of them full, starts the most urgent item of the other).
+template <class MayStart>
+fetch_item* fetch_queue_next(fetch_queue* q, MayStart may_start) {
+  if (q->paused) return nullptr;
+  fetch_item* best = nullptr;
+  for (fetch_item& it : q->items)
+    if (it.state == FETCH_ITEM_IDLE && it.needed && (!best || it.priority < best->priority) && it.not_before <= q->now &&
+        may_start(it))
+      best = &it;
+  return best;
+}
 void fetch_queue_start(fetch_queue* q, fetch_item* it, double now);
 // The loading item an answer belongs to, or null (cancelled, superseded, or never ours).
 fetch_item* fetch_queue_find(fetch_queue* q, uint32_t id);

@@ -58,9 +58,9 @@ std::vector<std::string> model_status_lines(const model_session& ms) {
     case MODEL_STATUS_LOADING: {
       uint64_t loaded = 0, total = 0;
       for (const model_status_file& f : st.files) loaded += f.loaded, total += f.total;
-      // Stopped by a failed part or by Cancel, it no longer says "Loading": it says where it stopped.
-      const bool stopped = model_status_chunk_failed(st) || st.paused;
-      out.push_back(strf(tr(stopped ? STR_MODEL_STOPPED_AT : STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
+      // Stopped by Cancel, or by a failed part once nothing else is coming, it no longer says
+      // "Loading": it says where it stopped.
+      out.push_back(strf(tr(model_status_stopped(st) ? STR_MODEL_STOPPED_AT : STR_MODEL_LOADING), fmt_mib(loaded).c_str(), fmt_mib(total).c_str()));
       if (model_status_chunk_failed(st)) out.push_back(strf(tr(STR_MODEL_CHUNK_FAILED), failure_text(st).c_str()));
       else if (st.paused) out.push_back(tr(STR_MODEL_PAUSED));
       break;

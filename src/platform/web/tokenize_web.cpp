@@ -67,9 +67,10 @@ struct web_tokenizer final : tokenizer_service {
   uint32_t tokenize_start(const std::string& key, const char* json, size_t json_bytes, const std::string& text) override {
     const uint32_t id = next++;
     job_key[id] = key;
-    const bool send = json && !known.count(key);
-    if (send) known.insert(key);
-    js_tok_start((int)id, key.c_str(), send ? json : nullptr, send ? (int)json_bytes : 0, text.c_str());
+    // Bytes given are always sent (the worker keeps one tokenizer, and loads them when its own is
+    // another's): a sentence fetched again after a "reload" always gets its file there.
+    if (json) known.insert(key);
+    js_tok_start((int)id, key.c_str(), json, json ? (int)json_bytes : 0, text.c_str());
     return id;
   }
 
@@ -90,7 +91,9 @@ struct web_tokenizer final : tokenizer_service {
     if (cJSON_IsString(json_member(j, "error"))) {
       out->error = json_string(json_member(j, "error"));
       out->module_failed = json_member(j, "module") != nullptr;
-      known.erase(key);  // refused, or the module failed: the bytes must cross again
+      // Refused: the bytes must cross again. A module that failed fails every sentence at once
+      // (nothing is fetched for it again).
+      if (!out->module_failed) known.erase(key);
       if (out->error == "reload") out->file_needed = true, out->error.clear();  // the worker lost it
       return true;
     }
