@@ -198,63 +198,60 @@ TEST_CASE("model= without ids=: the lesson's sentence through the checkpoint's o
   }
 }
 
-// The sentence goes to the service without the file's bytes, since it says it has them, and it
-// has lost them (the page's worker answers "reload"): the file is fetched again and handed over,
-// and the sentence is answered; nothing of the file stays with the sentence's object meanwhile.
-TEST_CASE("a tokenizer the service lost is fetched again and the sentence answered") {
+// A checkpoint with its tokenizer.json behind the fetch twin, the core's tokenizer as the service.
+struct typed_fixture {
   mem_files files = unmarked_checkpoint(true);
   native_fetch net;
-  net.files = &files;
-  net.base = kBase;
   native_service service;
   model_location loc;
-  std::string err;
-  REQUIRE(model_location_parse(kBase, &loc, &err));
-  sentence_tokenizer t(&net, &service, loc);
-  service.lost = true;
-  t.request("我们去公园", SENTENCE_MAX_TOKENS);
-  for (int i = 0; i < 20 && (t.state() == SENTENCE_FETCHING || t.state() == SENTENCE_TOKENIZING); i++) {
-    net.deliver(0);
-    t.pump();
+  typed_fixture() {
+    net.files = &files;
+    net.base = kBase;
+    std::string err;
+    REQUIRE(model_location_parse(kBase, &loc, &err));
   }
-  REQUIRE(t.state() == SENTENCE_DONE);
-  CHECK(t.answer().pieces == std::vector<std::string>{"我们", "去", "公园"});
-  CHECK(net.network_requests == 1);
-  CHECK(service.loads == 1);
-  CHECK_FALSE(service.lost);
-}
-
-TEST_CASE("a typed sentence: tokenizer.json is fetched once, later sentences reuse the parsed tokenizer") {
-  mem_files files = unmarked_checkpoint(true);
-  native_fetch net;
-  net.files = &files;
-  net.base = kBase;
-  native_service service;
-  model_location loc;
-  std::string err;
-  REQUIRE(model_location_parse(kBase, &loc, &err));
-  sentence_tokenizer a(&net, &service, loc), b(&net, &service, loc);
-  auto settle = [&](sentence_tokenizer& t) {
+  void settle(sentence_tokenizer& t) {
     for (int i = 0; i < 20 && (t.state() == SENTENCE_FETCHING || t.state() == SENTENCE_TOKENIZING); i++) {
       net.deliver(0);
       t.pump();
     }
-  };
+  }
+};
+
+// The sentence goes to the service without the file's bytes, since it says it has them, and it
+// has lost them (the page's worker answers "reload"): the file is fetched again and handed over,
+// and the sentence is answered; nothing of the file stays with the sentence's object meanwhile.
+TEST_CASE("a tokenizer the service lost is fetched again and the sentence answered") {
+  typed_fixture f;
+  sentence_tokenizer t(&f.net, &f.service, f.loc);
+  f.service.lost = true;
+  t.request("我们去公园", SENTENCE_MAX_TOKENS);
+  f.settle(t);
+  REQUIRE(t.state() == SENTENCE_DONE);
+  CHECK(t.answer().pieces == std::vector<std::string>{"我们", "去", "公园"});
+  CHECK(f.net.network_requests == 1);
+  CHECK(f.service.loads == 1);
+  CHECK_FALSE(f.service.lost);
+}
+
+TEST_CASE("a typed sentence: tokenizer.json is fetched once, later sentences reuse the parsed tokenizer") {
+  typed_fixture f;
+  sentence_tokenizer a(&f.net, &f.service, f.loc), b(&f.net, &f.service, f.loc);
   a.request("我们去公园", SENTENCE_MAX_TOKENS);
-  settle(a);
+  f.settle(a);
   REQUIRE(a.state() == SENTENCE_DONE);
   CHECK(a.answer().pieces == std::vector<std::string>{"我们", "去", "公园"});
   b.request("今天天气不错", SENTENCE_MAX_TOKENS);  // another object, same file: known to the service
-  settle(b);
+  f.settle(b);
   REQUIRE(b.state() == SENTENCE_DONE);
   CHECK(b.answer().pieces == std::vector<std::string>{"今天", "天气", "不错"});
-  CHECK(net.network_requests == 1);
-  CHECK(service.loads == 1);
+  CHECK(f.net.network_requests == 1);
+  CHECK(f.service.loads == 1);
   a.request(std::string(70, 'x') + " " + std::string(70, '.'), 2);  // more tokens than allowed
-  settle(a);
+  f.settle(a);
   CHECK(a.state() == SENTENCE_FAILED);
   CHECK(a.failure() == SENTENCE_TOO_LONG);
-  sentence_tokenizer none(&net, nullptr, loc);
+  sentence_tokenizer none(&f.net, nullptr, f.loc);
   none.request("x", 4);
   CHECK(none.failure() == SENTENCE_NO_SERVICE);
 }
