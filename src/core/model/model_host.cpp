@@ -101,11 +101,12 @@ static std::string files_revision(const checkpoint_opened* opened) {
 // else the link's branch or tag by name); elsewhere, or when the Hub's header cannot be read on
 // `main`, the shards' ETags as one short digest (a file replaced on the host gives another);
 // else "" (a host that sends no ETag). A commit is shown by its first 12 digits, as git does.
-static std::string weights_revision(const model_location& where, const checkpoint_opened* opened) {
+// `files`: files_revision(opened).
+static std::string weights_revision(const model_location& where, const checkpoint_opened* opened, const std::string& files) {
   if (where.hub && model_commit_ok(where.revision)) return where.revision.substr(0, 12);
   if (where.hub && opened && !opened->repo_commit.empty()) return opened->repo_commit.substr(0, 12);
   if (where.hub && where.revision != "main") return where.revision;
-  return files_revision(opened);
+  return files;
 }
 
 model_status model_host::status() const {
@@ -127,8 +128,8 @@ model_status model_host::status() const {
   if (L.phase() != MODEL_OPENING && L.phase() != MODEL_FAILED) {
     const model_spec& sp = L.spec();
     s.name = where_.hub ? where_.id() : !sp.base.name_or_path.empty() ? sp.base.name_or_path : location_;
-    s.revision = weights_revision(where_, L.opened());
     s.revision_files = files_revision(L.opened());
+    s.revision = weights_revision(where_, L.opened(), s.revision_files);
     s.synthetic = sp.base.synthetic;
     s.layers = (int)sp.base.layers;
     for (model_mixer m : sp.mixers) s.linear_layers += m == MIXER_LINEAR_ATTENTION;
