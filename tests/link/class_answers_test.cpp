@@ -82,17 +82,19 @@ std::string pack(const std::string& utf8) {
   return out;
 }
 
-// A whole link by hand: the built-in model's identity (model ""), a table of two tokens, one
-// rule-book answer to the text 中国 (its one token), whose next token is `next` with the
-// probability code `p` (209: "20.9 %").
+// A whole link by hand: the built-in model's identity (model ""), its ETags' digest 0123456789ab
+// (from version 2), a table of two tokens, one rule-book answer to the text 中国 (its one token),
+// whose next token is `next` with the probability code `p` (209: "20.9 %").
 struct hand_link {
-  uint64_t version = 1, layers = 24, p = 209, next = 1, answers = 1, prompt_count = 1;
+  uint64_t version = CLASS_ANSWERS_VERSION, layers = 24, p = 209, next = 1, answers = 1, prompt_count = 1;
   std::string piece0 = "\x9e\x2d\xa6\xfd";  // 中国 coded: U+4E2D, U+56FD less U+3000, each in 2 bytes
   std::string bytes() const {
     bytes_out o;
     o.v(version);
     o.b += std::string("\xc5\x9d\x1c\x81", 4);  // the model: FNV-1a of "" (the built-in one), little-endian
-    o.v(0).s("bf16").s("synthetic");               // revision (even: text, 0 bytes), format, name
+    o.v(0);                                        // revision (even: text, 0 bytes)
+    if (version >= 2) o.v(13).b += "\x01\x23\x45\x67\x89\xab";  // the ETags' digest (odd: 6 bytes of hex digits)
+    o.s("bf16").s("synthetic");                     // format, name
     o.v(layers - 1).v(64 - 1).v(192 - 1).v(512 - 1).v(1);  // shape, each minus its lowest value; synthetic
     o.v(2).token(3, piece0).token(4, pack("北京"));       // tokens: id 3, then id 3 + 4 = 7
     o.v(answers);
@@ -210,6 +212,8 @@ TEST_CASE("answers: a link built by hand from the format's table decodes to what
   answers_refusal why;
   REQUIRE(class_answers_decode(hand_link().text(), {""}, &a, &why));
   CHECK(a.model == "");
+  CHECK(a.revision == "");
+  CHECK(a.revision_files == "0123456789ab");
   CHECK(a.format == "bf16");
   CHECK(a.name == "synthetic");
   CHECK(a.layers == 24);
@@ -237,6 +241,52 @@ TEST_CASE("answers: a link built by hand from the format's table decodes to what
   CHECK(class_answers_find(a, q, CLASS_PART_FLOW) == nullptr);
   q.text = "中国的";
   CHECK(class_answers_find(a, q) == nullptr);
+}
+
+// A link of version 1 (before the ETags' digest) still reads, with no digest, and is written again
+// as the current version.
+TEST_CASE("answers: a version-1 link still reads", "[answers]") {
+  hand_link v1;
+  v1.version = 1;
+  class_answers a;
+  answers_refusal why;
+  REQUIRE(class_answers_decode(v1.text(), {""}, &a, &why));
+  CHECK(a.revision_files == "");
+  CHECK(a.name == "synthetic");
+  REQUIRE(a.answers.size() == 1);
+  CHECK(view_row_line(rules_next_rows(a.answers[0].reply, false)[0]) == "'北京': id 7, P: 20.9 %");
+  a.revision_files = "0123456789ab";
+  CHECK(class_answers_encode(a) == hand_link().text());
+}
+
+// The check's verdict on the revision: another only when no identity both pages know agrees.
+TEST_CASE("answers: another revision only when neither the commit nor the ETags' digest agrees", "[answers]") {
+  const std::string commit = "2fc06364715b", digest = "0123456789ab", other = "fedcba987654";
+  struct tried {
+    std::string then, then_files, now, now_files;
+    bool other;
+  };
+  const std::vector<tried> cases = {
+      {commit, digest, commit, digest, false},  // the same page
+      {commit, digest, digest, digest, false},  // read the commit; the student's host hides it
+      {digest, digest, commit, digest, false},  // the other way round
+      {digest, "", commit, digest, false},      // a version-1 link made without the commit
+      {commit, "", digest, digest, true},       // a version-1 link with the commit: nothing to compare but it
+      {commit, digest, other, other, true},     // the files changed, the commit hidden
+      {commit, digest, other, digest, false},   // another commit, the same weights' files
+      {digest, digest, other, other, true},
+      {"", "", commit, digest, false},          // a host that named nothing: unknown
+      {commit, digest, "", "", false},
+      {"v1.0", digest, "v1.0", other, false},   // a tag by name
+  };
+  for (const tried& t : cases) {
+    INFO(t.then << "/" << t.then_files << " checked at " << t.now << "/" << t.now_files);
+    class_answers a = small_model();
+    a.revision = t.then, a.revision_files = t.then_files;
+    model_status now;
+    now.revision = t.now, now.revision_files = t.now_files;
+    CHECK(class_answers_other_revision(a, now) == t.other);
+  }
 }
 
 TEST_CASE("answers: every number prints again as the teacher's page printed it (seed: --rng-seed)", "[answers]") {
@@ -378,7 +428,7 @@ TEST_CASE("answers refused: cut short at every length, in characters and in byte
 }
 
 TEST_CASE("answers refused: another version, another model", "[answers]") {
-  for (uint64_t v : {0, 2, 255, 70000}) {
+  for (uint64_t v : {uint64_t(0), uint64_t(CLASS_ANSWERS_VERSION + 1), uint64_t(255), uint64_t(70000)}) {
     hand_link l;
     l.version = v;
     const answers_refusal why = refused(l.text());
@@ -408,8 +458,9 @@ TEST_CASE("answers refused: counts that disagree, numbers out of range, tokens o
   flow.reply.flow.assign(24, {1.0f, 2.0f});
   a.answers = {flow};
   std::string bytes = un_b64url(class_answers_encode(a));
-  // The header's layer count (after the version, the model's digest, the revision, format and name).
-  const size_t layers_at = 1 + 4 + 1 + (1 + 4) + (1 + a.name.size());
+  // The header's layer count (after the version, the model's digest, the revision and the ETags'
+  // digest (none), format and name).
+  const size_t layers_at = 1 + 4 + 1 + 1 + (1 + 4) + (1 + a.name.size());
   REQUIRE((unsigned char)bytes[layers_at] == 23);
   bytes[layers_at] = 22;  // the shape says 23 layers; the flow has 24 rows
   CHECK(refused(b64url(bytes)).code == ANSWERS_COUNT);
@@ -427,7 +478,7 @@ TEST_CASE("answers refused: counts that disagree, numbers out of range, tokens o
   hand_link in_range;
   in_range.p = 1001 + 91 + 1;
   CHECK(refused(in_range.text()).code == ANSWERS_OK);
-  CHECK(words(LAB_LANG_ZH, refused(hand_link{1, 24, 1051}.text())) == "ans：答案中有数字超出范围；改为询问模型。");
+  CHECK(words(LAB_LANG_ZH, refused(hand_link{CLASS_ANSWERS_VERSION, 24, 1051}.text())) == "ans：答案中有数字超出范围；改为询问模型。");
   // Layers outside the format (0, over LAB_LAYERS_MAX).
   for (uint64_t layers : {uint64_t(LAB_LAYERS_MAX + 1), uint64_t(1) << 62}) {
     hand_link l;
@@ -440,7 +491,7 @@ TEST_CASE("answers refused: counts that disagree, numbers out of range, tokens o
   CHECK(refused(token.text()).code == ANSWERS_TOKEN);
   token.next = uint64_t(1) << 63;
   CHECK(refused(token.text()).code == ANSWERS_TOKEN);
-  CHECK(words(LAB_LANG_EN, refused(hand_link{1, 24, 209, 2}.text())) ==
+  CHECK(words(LAB_LANG_EN, refused(hand_link{CLASS_ANSWERS_VERSION, 24, 209, 2}.text())) ==
         "ans: the answers name a token outside their table; asking the model instead.");
 }
 
@@ -453,7 +504,7 @@ TEST_CASE("answers refused: too long, too many, other characters, not UTF-8, byt
   CHECK(refused(many.text()).code == ANSWERS_TOO_MANY);
   many.answers = CLASS_ANSWERS_MAX;
   CHECK(refused(many.text()).code == ANSWERS_OK);
-  CHECK(words(LAB_LANG_EN, refused(hand_link{1, 24, 209, 1, 17}.text())) ==
+  CHECK(words(LAB_LANG_EN, refused(hand_link{CLASS_ANSWERS_VERSION, 24, 209, 1, 17}.text())) ==
         "ans: the link carries more than 16 answers; asking the model instead.");
   for (const char* bad : {"AQ==", "AQ+/", "AQ A", "AQ\xe4\xb8\xad"}) CHECK(refused(bad).code == ANSWERS_ALPHABET);
   for (const char* bad : {"\xff\xe4\xb8", "\x9e", "\xff", "\xff\x80", "a\xff\xf8\x80\x80\x80"}) {  // half a character

@@ -33,14 +33,16 @@ uint32_t location_digest(const std::string& location) {
   return h;
 }
 
-// The reader comes with a.model set to the link's model=: the digests must agree.
+// The reader comes with a.model set to the link's model=: the digests must agree. `version`: the
+// link's (a version-1 link has no ETags' digest).
 template <class IO>
-void layout_header(IO& io, class_answers& a) {
+void layout_header(IO& io, class_answers& a, uint64_t version) {
   const uint32_t expected = location_digest(a.model);
   uint32_t carried = expected;
   io.fixed32(carried);
   io.need(carried == expected, ANSWERS_OTHER_MODEL);
   io.hex_or_str(a.revision, kMaxRevision);
+  if (version >= 2) io.hex_or_str(a.revision_files, kMaxRevision);
   io.str(a.format, kMaxFormat);
   io.str(a.name, kMaxName);
   io.u(a.layers, 1, LAB_LAYERS_MAX);
@@ -329,7 +331,7 @@ std::string write_link(const class_answers& a, const std::vector<carried_answer>
   w.index = &index;
   w.varint(CLASS_ANSWERS_VERSION);
   class_answers header = a;
-  layout_header(w, header);
+  layout_header(w, header, CLASS_ANSWERS_VERSION);
   layout_tokens(w, table);
   size_t n = answers.size();
   w.count(n, CLASS_ANSWERS_MAX);
@@ -365,6 +367,7 @@ class_answers class_answers_for(const model_status& st, const std::string& model
   a.model = model;
   a.name = st.name;
   a.revision = st.revision;
+  a.revision_files = st.revision_files;
   a.layers = st.layers, a.hidden = st.hidden, a.intermediate = st.intermediate, a.vocab = st.vocab;
   a.synthetic = st.synthetic;
   return a;
@@ -376,7 +379,7 @@ std::string class_answers_encode(const class_answers& a, size_t* carried) {
   class_answers header = a;
   answers_writer hw;
   hw.shape = &a;
-  layout_header(hw, header);
+  layout_header(hw, header, CLASS_ANSWERS_VERSION);
   if (!hw.ok()) return "";
   // Each answer alone: left out when any of its fields cannot be carried.
   std::vector<carried_answer> kept;
@@ -404,6 +407,15 @@ std::string class_answers_encode(const class_answers& a, size_t* carried) {
   return "";
 }
 
+bool class_answers_other_revision(const class_answers& a, const model_status& now) {
+  if (a.revision.empty() || now.revision.empty()) return false;  // a host that names none: unknown
+  const std::string then[] = {a.revision, a.revision_files}, here[] = {now.revision, now.revision_files};
+  for (const std::string& t : then)
+    for (const std::string& h : here)
+      if (!t.empty() && t == h) return false;
+  return true;
+}
+
 bool class_answers_decode(const std::string& text, const class_answers_context& ctx, class_answers* out, answers_refusal* why) {
   answers_refusal no;
   answers_refusal& r = why ? *why : no;
@@ -420,12 +432,12 @@ bool class_answers_decode(const std::string& text, const class_answers_context& 
   rd.table = &table;
   const uint64_t version = rd.varint();
   if (!rd.ok()) return r.code = rd.refused, r.at = rd.at, false;
-  if (version != CLASS_ANSWERS_VERSION) {
+  if (version < 1 || version > CLASS_ANSWERS_VERSION) {
     r.code = ANSWERS_VERSION;
     r.value = version > 1000000 ? 1000000 : unsigned(version);
     return false;
   }
-  layout_header(rd, a);
+  layout_header(rd, a, version);
   layout_tokens(rd, table);
   const uint64_t n = rd.ok() ? rd.varint() : 0;
   rd.need(n <= CLASS_ANSWERS_MAX, ANSWERS_TOO_MANY);

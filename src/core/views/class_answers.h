@@ -21,7 +21,8 @@
 #include "core/link/lab_state.h"
 #include "core/model/model_protocol.h"
 
-#define CLASS_ANSWERS_VERSION 1
+// 2: the header carries the shards' ETags' digest beside the revision. A version-1 link still reads.
+#define CLASS_ANSWERS_VERSION 2
 #define CLASS_ANSWERS_MAX_CHARS LAB_ANSWERS_MAX_CHARS  // the link's ans= (url_state.cpp bounds it too)
 #define CLASS_ANSWERS_MAX 16                           // answers in one link
 
@@ -44,6 +45,9 @@ struct class_answers {
   // link holds model= in full): decoded, it is the context's model, whose digest it matched.
   std::string model;
   std::string revision;  // the host's revision, commit or ETag digest ("" when unknown)
+  // The shards' ETags' digest (model_status's revision_files) whatever `revision` is: a page that
+  // cannot read the Hub's commit still knows the same files. "" when unknown, or from a version-1 link.
+  std::string revision_files;
   std::string format;    // its weights' format, e.g. "bf16"
   // Its shape, as its status gives it (the status lines print them; the decoder bounds with them).
   std::string name;
@@ -94,6 +98,12 @@ bool class_answers_decode(const std::string& text, const class_answers_context& 
 // The carried answer to exactly this question (model_question's ==, which leaves out its id) that
 // carries at least `parts` (CLASS_PART_*; 0: any), or null.
 const carried_answer* class_answers_find(const class_answers& a, const model_question& q, unsigned parts = 0);
+
+// Whether the host now serves other weights than the answers were computed on (`now`: the
+// checking page's status): only when no identity both pages know agrees, the commit or tag each
+// read, or the shards' ETags' digest. So a page that cannot read the Hub's commit agrees with a
+// link made where it could (version 2 carries the digest too), and the other way round.
+bool class_answers_other_revision(const class_answers& a, const model_status& now);
 
 // The model's status as the carried identity and shape give it (its name and size, synthetic or
 // not; phase ready, no download): what the status lines above the views print on a page that

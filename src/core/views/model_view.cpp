@@ -135,11 +135,9 @@ std::vector<std::string> carried_check_lines(const model_session& ms, const lab_
     out.push_back(strf(tr(STR_CARRIED_CHECKING), std::to_string(done).c_str(), std::to_string(n).c_str()));
     return out;
   }
-  // The host's files changed since the teacher's page read them (another ETag, another commit). A
-  // link made where the Hub's commit could not be read (or before the page read it) carries the
-  // ETags' digest: the same files are not another revision.
-  const std::string &then = c.answers.revision, &now = ms.status.revision;
-  if (!then.empty() && !now.empty() && then != now && then != ms.status.revision_files) out.push_back(strf(tr(STR_CARRIED_OTHER_REVISION), then.c_str(), now.c_str()));
+  // The host's files changed since the teacher's page read them (another ETag, another commit).
+  if (class_answers_other_revision(c.answers, ms.status))
+    out.push_back(strf(tr(STR_CARRIED_OTHER_REVISION), c.answers.revision.c_str(), ms.status.revision.c_str()));
   for (size_t i = 0; i < n; i++) {
     const carried_answer& a = c.answers.answers[i];
     const lab_state as = answer_state(s, a);
