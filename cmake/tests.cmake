@@ -194,6 +194,7 @@ add_test(NAME tokenizer_wasm_compare COMMAND node --no-experimental-fetch ${CMAK
   --corpus ${CMAKE_SOURCE_DIR}/tests/tokenizer/corpus.jsonl WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 # One entry per group of browser tests (tests/browser/NAME_tests.mjs: a new file is a new group),
 # each with its own Chromium and site server.
+set(CTEST_RESOURCE_SPEC_FILE ${CMAKE_SOURCE_DIR}/cmake/ctest_resources.json)
 file(GLOB SWIGLU_BROWSER_GROUPS CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR}/tests/browser
   ${CMAKE_SOURCE_DIR}/tests/browser/*_tests.mjs)
 list(APPEND SWIGLU_BROWSER_GROUPS page_tests.mjs)  # run.mjs's own tests
@@ -201,21 +202,20 @@ foreach(f ${SWIGLU_BROWSER_GROUPS})
   string(REGEX REPLACE "_tests\\.mjs$" "" g ${f})
   add_test(NAME browser_${g} COMMAND node ${CMAKE_SOURCE_DIR}/tests/browser/run.mjs --group ${g}
     --site ${SWIGLU_WASM_DIR}/site --cli $<TARGET_FILE:swiglu> WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  # Browsers in two lanes. The groups that time the page (fast 3G, stalls, keys within a frame,
-  # positions at the first frame) hold both lanes, so nothing runs beside them; the groups that
-  # only wait on conditions (a mirror's text, a host's log) hold one, so two of them share the
-  # machine. A native test may run beside either.
+  # Two Chromiums at a time at most (ctest's resource "chromium", 2 slots:
+  # cmake/ctest_resources.json). The groups that time the page (fast 3G, stalls, keys within a
+  # frame, positions at the first frame) take both, so nothing runs beside them; those that only
+  # wait on conditions (the whole model's, the lesson's, the cache's, the mirror's, the QR code's)
+  # take one, so two of them share the machine. Not more: SwiftShader keeps both cores busy, and
+  # every group run two at a time took about twice as long (2026-12-07: the same 22 minutes).
+  # A native test may run beside either.
   # And none beside the heavy native entries: they start once those are done (DEPENDS orders, it
   # does not require a pass), so a browser test's keys and timers never share the CPU with them.
-  set(lane "chromium_a;chromium_b")
-  if(g STREQUAL "model")
-    set(lane chromium_a)
-  elseif(g STREQUAL "lesson" OR g STREQUAL "checkpoint" OR g STREQUAL "mirror")
-    set(lane chromium_b)
-  elseif(g STREQUAL "qr")
-    set(lane chromium_a)
+  set(slots 2)
+  if(g MATCHES "^(model|model_load|class|lesson|checkpoint|mirror|qr)$")
+    set(slots 1)
   endif()
-  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_LOCK "${lane}"
+  set_tests_properties(browser_${g} PROPERTIES TIMEOUT 1800 LABELS browser RESOURCE_GROUPS "chromium:${slots}"
     DEPENDS "core_tests;core_tests_wasm;tokenizer_compare;ui_tests;early_text;tokenizer_wasm_compare")
 endforeach()
 
@@ -260,8 +260,10 @@ add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
 
 # ctest -j2 (tools/test.sh) starts the longest entries first: a fresh clone has no cost data of its
 # own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.
-foreach(entry browser_liveux:400 browser_lesson:300 browser_model:280 browser_page:250 browser_live:200 browser_load:150
-              browser_tokenizer:150 browser_checkpoint:120 browser_qr:80 tokenizer_compare:90 core_tests_wasm:30 core_tests:20
+foreach(entry browser_model:280 browser_lesson:200 browser_liveux:180 browser_load:150 browser_model_load:120 browser_page:100 browser_live:100
+              browser_hostile:95 browser_recovery:80 browser_words:70 browser_class:65 browser_checkpoint:65
+              browser_tokenizer:50 browser_phone_layout:25 browser_qr:20 browser_mirror:12
+              tokenizer_compare:90 core_tests_wasm:30 core_tests:20
               mirror:20 cli_tokenize:15 ui_tests:15 fuzz_replay_stream:10 cli_packs:10)
   string(REPLACE ":" ";" entry ${entry})
   list(GET entry 0 name)

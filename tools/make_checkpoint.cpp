@@ -8,11 +8,14 @@
 //                   [--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32]
 //                   [--shards K] [--no-index] [--seed S] [--no-tokenizer] [--unmarked]
 //   make_checkpoint --out DIR --whole planted|0.8b|random [--naming ...] [--hidden ...] ...
+//                   [--fill TENSOR=BITS]
 //
 // --whole writes a whole language model for the forward pass (synthetic_model.h): `planted` is the
 // page's default whole model (the lessons' rules planted, its own tokenizer.json), `0.8b` the
 // full-size Qwen3.5-0.8B-shaped BF16 checkpoint of the benchmarks (1.5 GB), `random` a random one of
 // the dims given (--naming, --hidden, --intermediate, --num-layers, --vocab, --dtype, --shards, --seed).
+// --fill sets every element of one BF16 tensor to BITS (0x7F7F: 3.39e38, finite, so a loader takes
+// it and a pass overflows f32 on it; 0x7FC0: NaN): the hostile-weights tests' checkpoints.
 //
 // Beside the weights goes a tokenizer.json (core/checkpoint/synthetic_tokenizer.h: the lesson's
 // sentence in Qwen3's words, ids below 300) unless --no-tokenizer. --unmarked leaves out config.json's
@@ -44,10 +47,26 @@ static bool int_arg(const cli_args& a, const char* k, long lo, long hi, int* out
   return true;
 }
 
+// --fill TENSOR=BITS on the whole model's files.
+static bool fill_tensor(const std::string& arg, std::map<std::string, std::string>* files) {
+  const size_t eq = arg.rfind('=');
+  char* end = nullptr;
+  const unsigned long bits = eq == std::string::npos ? 0 : std::strtoul(arg.c_str() + eq + 1, &end, 0);
+  if (eq == std::string::npos || eq == 0 || !end || *end || end == arg.c_str() + eq + 1 || bits > 0xFFFF) {
+    std::fprintf(stderr, "make_checkpoint: --fill TENSOR=BITS (BITS a 16-bit BF16 pattern, e.g. 0x7F7F), not '%s'\n", arg.c_str());
+    return false;
+  }
+  if (!synth_model_fill_bf16(files, arg.substr(0, eq), (uint16_t)bits)) {
+    std::fprintf(stderr, "make_checkpoint: --fill: no BF16 tensor '%s' in the checkpoint\n", arg.substr(0, eq).c_str());
+    return false;
+  }
+  return true;
+}
+
 int main(int argc, char** argv) {
   cli_args a;
   if (!cli_parse_args("make_checkpoint", argc - 1, argv + 1,
-                      {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed", "whole"},
+                      {"out", "naming", "hidden", "intermediate", "num-layers", "vocab", "layers", "dtype", "shards", "seed", "whole", "fill"},
                       {"no-index", "no-tokenizer", "unmarked"}, &a))
     return 2;
   if (!a.has("out")) {
@@ -88,6 +107,7 @@ int main(int argc, char** argv) {
     } else {
       return std::fprintf(stderr, "make_checkpoint: --whole planted, 0.8b or random\n"), 2;
     }
+    if (a.has("fill") && !fill_tensor(a.get("fill"), &files)) return 2;
     if (!dir_write_all(a.get("out"), files, &err)) return std::fprintf(stderr, "make_checkpoint: %s\n", err.c_str()), 1;
     std::fprintf(stderr, "make_checkpoint: wrote a synthetic whole model (%s) to %s\n", kind.c_str(), a.get("out").c_str());
     return 0;

@@ -18,6 +18,8 @@ import { registerRecoveryTests } from "./recovery_tests.mjs";
 import { registerWordsTests } from "./words_tests.mjs";
 import { registerPhoneLayoutTests } from "./phone_layout_tests.mjs";
 import { registerModelTests } from "./model_tests.mjs";
+import { registerModelLoadTests } from "./model_load_tests.mjs";
+import { registerClassTests } from "./class_tests.mjs";
 import { registerMirrorTests } from "./mirror_tests.mjs";
 import { registerQrTests } from "./qr_tests.mjs";
 
@@ -351,6 +353,8 @@ inGroup("recovery", () => registerRecoveryTests(test, { expect, expectIncludes, 
 inGroup("words", () => registerWordsTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("phone_layout", () => registerPhoneLayoutTests(test, { expect, shot }));
 inGroup("model", () => registerModelTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("model_load", () => registerModelLoadTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
+inGroup("class", () => registerClassTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("mirror", () => registerMirrorTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 inGroup("qr", () => registerQrTests(test, { expect, expectIncludes, shot, cli: opt("--cli", "build-native/swiglu") }));
 
