@@ -61,6 +61,15 @@ foreach(shader heatmap.vert heatmap.frag imgui.vert imgui.frag)
   list(APPEND SHADER_SOURCES ${cpp})
 endforeach()
 
+# [SECTION] the full fonts in slices of 128 code points (tools/font_slices.mjs), fetched beside the
+# page only where its text needs them; the table of which slices exist goes into the app.
+set(FONT_SLICES_TABLE ${FONT_DIR}/font_slices_table.cpp)
+add_custom_command(OUTPUT ${FONT_SLICES_TABLE}
+  COMMAND node ${CMAKE_SOURCE_DIR}/tools/font_slices.mjs --out ${SITE_DIR}/fonts/slices --table ${FONT_SLICES_TABLE}
+          ${SWIGLU_PAGE_FONTS}
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/font_slices.mjs
+  COMMENT "Cutting the full fonts into slices of 128 code points" VERBATIM)
+
 # [SECTION] the app
 add_executable(swiglu_lab
   src/platform/web/main_web.cpp
@@ -73,6 +82,7 @@ add_executable(swiglu_lab
   src/platform/web/imgui_render_gl.cpp
   src/platform/web/gl_program.cpp
   ${FONT_SOURCES}
+  ${FONT_SLICES_TABLE}
   ${SHADER_SOURCES}
 )
 target_include_directories(swiglu_lab PRIVATE ${SYS_LINK_DIR})
@@ -107,15 +117,12 @@ add_custom_command(TARGET swiglu_lab POST_BUILD
           ${SITE_DIR}/swiglu_lab.wasm -o ${SITE_DIR}/swiglu_lab.wasm
   COMMENT "Shrinking swiglu_lab.wasm until binaryen's size passes converge" VERBATIM)
 
-# The full fonts, fetched only when a pack's text needs characters the embedded ones lack, and
-# the string table's Chinese characters, fetched when the page is Chinese.
+# The string table's Chinese characters, fetched when the page is Chinese (the full fonts' slices
+# are written above).
 file(MAKE_DIRECTORY ${SITE_DIR}/fonts)
 add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${CJK_TTF} ${SITE_DIR}/fonts/)
 add_custom_target(ui_cjk_font DEPENDS ${CJK_TTF})
 add_dependencies(swiglu_lab ui_cjk_font)
-foreach(font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/wqy/wqy-microhei.ttc)
-  add_custom_command(TARGET swiglu_lab POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different ${font} ${SITE_DIR}/fonts/)
-endforeach()
 
 # The page shell goes beside the js and wasm, with its own words from the string table
 # (tools/page_shell.mjs); then every file of the first load is compressed once (FILE.br, FILE.gz)

@@ -176,7 +176,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
     await page.context().close();
   });
 
-  test("a pack whose sentence is in other scripts: its text gets glyphs (the full fonts load once)", async (site) => {
+  test("a pack whose sentence is in other scripts: its text gets glyphs (the slices of the full fonts that hold them, once each)", async (site) => {
     // A small Llama-named checkpoint converted here, with pieces in Korean, Russian, Japanese, Greek.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "swiglu-scripts-"));
     const bin = path.dirname(cli);
@@ -189,13 +189,22 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
       site.log.length = 0;
       const page = await openPage(site, `#v=1&view=perm&pack=${other.base}pack/`);
       await waitForMirror(page, "= exactly 0", LIVE_TIMEOUT);
-      await page.waitForFunction(() => true);
-      // The string table's Chinese subset (64 KB) is tried first; what it lacks brings the full fonts.
+      // The string table's Chinese subset (64 KB) is tried first; what it lacks brings the slices of
+      // the full fonts (128 code points each) that hold it: every Hangul syllable's and the kana's,
+      // no whole font, each slice once.
       const fonts = () => site.log.filter((r) => r.path.startsWith("/fonts/") && !r.path.endsWith("/ui-cjk.ttf")).map((r) => r.path);
-      await waitUntil(() => fonts().length >= 2, "the full fonts to be fetched").catch(() => {});
-      expect(fonts().length === 2 && new Set(fonts()).size === 2, "the full fonts were not fetched once each: " + fonts());
+      const block = (c) => (c.codePointAt(0) >> 7).toString(16).padStart(3, "0");
+      const wanted = [..."안녕하세요こんにちは"].map((c) => `/fonts/slices/1-${block(c)}.ttf`);
+      await waitUntil(() => wanted.every((f) => fonts().includes(f)), "the slices of the Korean and Japanese characters to be fetched").catch(() => {});
+      await settledItems(page);  // drawn with them (and nothing more asked for)
+      const got = fonts();
+      expect(wanted.every((f) => got.includes(f)), `slices missing: ${wanted.filter((f) => !got.includes(f))} (fetched: ${got})`);
+      expect(got.every((f) => /^\/fonts\/slices\/[01]-[0-9a-f]{3}\.ttf$/.test(f)), "a font other than a slice was fetched: " + got);
+      expect(new Set(got).size === got.length, "a slice was fetched twice: " + got);
+      const bytes = got.reduce((n, f) => n + fs.statSync(path.join(site.dir, f)).size, 0);
+      expect(bytes < 400000, `the slices took ${bytes} bytes`);
+      console.log(`    ${got.length} slices, ${(bytes / 1024).toFixed(0)} KB (the whole fonts: 5.9 MB)`);
       expectIncludes(await mirror(page), "Привет", "mirror");
-      await settledItems(page);  // drawn with the full fonts
       await shot(page, "live-perm-scripts");
       expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
       await page.context().close();

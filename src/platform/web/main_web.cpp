@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/base/font_slices.h"
 #include "core/base/hash.h"
 #include "imgui.h"
 #include "imgui_internal.h"  // ImTextCharFromUtf8: the pack text's code points
@@ -71,16 +73,15 @@ static void on_cjk_font(const fetch_response& r) {
   g_cjk_state = g_cjk_font.empty() ? CJK_FAILED : CJK_HERE;
   g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
 }
-static void on_pack_font(int i, const fetch_response& r);
+static void on_slice(uint32_t id, const fetch_response& r);
 
 // The fonts come through the same fetch client as the weights (core/stream/fetch_seam.h), to this sink.
 struct font_sink final : fetch_sink {
-  uint32_t cjk = 0, pack[2] = {0, 0};
+  uint32_t cjk = 0;
   void on_fetch_progress(uint32_t, uint64_t, double) override {}
   void on_fetch_response(uint32_t id, const fetch_response& r, double) override {
     if (id == cjk) return on_cjk_font(r);
-    for (int i = 0; i < 2; i++)
-      if (id == pack[i]) return on_pack_font(i, r);
+    on_slice(id, r);
   }
   void on_store_failed(const std::string&) override {}  // fonts are not kept in the verified cache
 };
@@ -98,45 +99,47 @@ static void cjk_font_need() {
   g_font_sink.cjk = font_fetch("fonts/ui-cjk.ttf");
 }
 
-// [SECTION] fonts for a pack's own text. The embedded fonts hold only what the string table
-// prints; a pack's sentences and token pieces may be in any script. Their missing characters
-// are collected, the full fonts (DejaVu Sans, WenQuanYi Micro Hei: Latin, Greek, Cyrillic,
-// Hebrew, Arabic, CJK, kana, Hangul) are fetched beside the page once, and only those glyphs
-// are added to the atlas.
-static const char* const PACK_FONT_FILES[] = {"fonts/DejaVuSans.ttf", "fonts/wqy-microhei.ttc"};
-static std::string g_pack_fonts[2];        // their bytes, once fetched
-static int g_pack_fonts_pending = -1;       // -1 never asked, else fetches still running
-static ImVector<ImWchar> g_pack_ranges;     // the pack's characters the embedded fonts lack
+// [SECTION] fonts for a pack's or a model's own text. The embedded fonts hold only what the string
+// table prints; a pack's sentences and a model's token pieces may be in any script. Their missing
+// characters are collected, and the slices of the full fonts (DejaVu Sans, WenQuanYi Micro Hei:
+// Latin, Greek, Cyrillic, Hebrew, Arabic, CJK, kana, Hangul) that hold them are fetched beside the
+// page, each once (core/base/font_slices.h: 128 code points a slice, some tens of KB, where the
+// whole files are 5.9 MB); only those glyphs are added to the atlas.
+static std::map<int, std::string> g_slices;      // font_slice::key() → its bytes ("" if it failed)
+static std::map<uint32_t, int> g_slice_fetches;  // a fetch on its way → its slice's key
+static ImVector<ImWchar> g_pack_ranges;          // the text's characters the embedded fonts lack
 
 static void add_pack_fonts(float ratio) {
   if (g_pack_ranges.empty()) return;
-  for (int i = 0; i < 2; i++) {
-    if (g_pack_fonts[i].empty()) continue;
+  for (const auto& slice : g_slices) {  // by key: the first font's slices first, so its glyphs win
+    if (slice.second.empty()) continue;
     ImFontConfig c;
     c.MergeMode = true;
     c.FontDataOwnedByAtlas = false;
-    c.FontNo = 0;  // the first face of the .ttc
-    ImGui::GetIO().Fonts->AddFontFromMemoryTTF((void*)g_pack_fonts[i].data(), (int)g_pack_fonts[i].size(), UI_FONT_PX * ratio,
-                                               &c, g_pack_ranges.Data);
+    ImGui::GetIO().Fonts->AddFontFromMemoryTTF((void*)slice.second.data(), (int)slice.second.size(), UI_FONT_PX * ratio, &c,
+                                               g_pack_ranges.Data);
   }
 }
 
-static void on_pack_font(int i, const fetch_response& r) {
-  if (r.status == 200) g_pack_fonts[i].assign((const char*)r.body, r.n);
-  if (--g_pack_fonts_pending == 0) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
+static void on_slice(uint32_t id, const fetch_response& r) {
+  const auto it = g_slice_fetches.find(id);
+  if (it == g_slice_fetches.end()) return;
+  if (r.status == 200 && r.n > 0) g_slices[it->second].assign((const char*)r.body, r.n);
+  g_slice_fetches.erase(it);
+  if (g_slice_fetches.empty()) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
 }
 
 void platform_fonts_need(const std::string& text) {
   ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
   if (!font) return;
   ImFontGlyphRangesBuilder missing;
-  bool any = false;
+  std::vector<unsigned> chars;
   for (const char* p = text.c_str(); *p;) {
     unsigned int c = 0;
     p += ImTextCharFromUtf8(&c, p, nullptr);
-    if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) missing.AddChar((ImWchar)c), any = true;
+    if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) missing.AddChar((ImWchar)c), chars.push_back(c);
   }
-  if (!any) return;
+  if (chars.empty()) return;
   if (g_cjk_state == CJK_NOT_ASKED || g_cjk_state == CJK_FETCHING) {  // 64 KB may have them: try it first
     g_text_after_cjk += text;
     cjk_font_need();
@@ -145,13 +148,14 @@ void platform_fonts_need(const std::string& text) {
   missing.AddRanges(g_pack_ranges.empty() ? nullptr : g_pack_ranges.Data);
   g_pack_ranges.clear();
   missing.BuildRanges(&g_pack_ranges);
-  if (g_pack_fonts_pending > 0) return;  // the fetches will rebuild with these too
-  if (g_pack_fonts_pending == 0) {       // the fonts are here already
-    g_fonts_dirty = true;
-    return;
+  bool asked = false;
+  for (const font_slice& slice : font_slices_for(chars, font_slice_present)) {
+    if (g_slices.count(slice.key())) continue;
+    g_slices[slice.key()];  // asked once, whatever comes back
+    g_slice_fetches[font_fetch(font_slice_file(slice).c_str())] = slice.key();
+    asked = true;
   }
-  g_pack_fonts_pending = 2;
-  for (int i = 0; i < 2; i++) g_font_sink.pack[i] = font_fetch(PACK_FONT_FILES[i]);
+  if (!asked && g_slice_fetches.empty()) g_fonts_dirty = true;  // the slices are here already
 }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
@@ -218,7 +222,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE unsigned lab_frames_drawn() { return g_frames_dr
 // For tests: ImGui is typing into a field (a double tap or click hit a number, not beside it).
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_typing() { return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput; }
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_idle() {
-  const bool fonts_coming = g_cjk_state == CJK_FETCHING || g_pack_fonts_pending > 0;
+  const bool fonts_coming = g_cjk_state == CJK_FETCHING || !g_slice_fetches.empty();
   return g_frames_left <= 0 && !fonts_coming && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
 }
 
