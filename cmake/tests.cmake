@@ -267,11 +267,13 @@ endforeach()
 # of request added 0.4 KB: 365.4 KB, a gates link 375.2, a class link 380.5 (433.8 KB gzip). The full
 # fonts' slice table (which of 370 slices exist: 128 bytes), the fetch of the slices a text needs
 # and the class link's ETags' digest (version 2) added 0.4 KB: 365.8 KB, a gates link 375.6, a
-# class link 381.1 (434.9 KB gzip). These budgets
+# class link 381.1 (434.9 KB gzip). A record's file that gives no handle in time read as a miss
+# (the isolated page's reload stall) added 0.2 KB: 366.0 KB, a gates link 375.7, a class link
+# 381.2 (435.0 KB gzip). These budgets
 # stop further growth; docs/performance.md states the miss and what is left to take out (the
 # checkpoint reader could move into the model worker).
 add_test(NAME page_weight COMMAND node ${CMAKE_SOURCE_DIR}/tools/page_weight.mjs
-  --site ${SWIGLU_WASM_DIR}/site --max-br-kb 366.0 --max-gzip-kb 435.1 --max-gates-br-kb 375.8 --max-class-br-kb 381.3)
+  --site ${SWIGLU_WASM_DIR}/site --max-br-kb 366.2 --max-gzip-kb 435.2 --max-gates-br-kb 375.9 --max-class-br-kb 381.4)
 
 # ctest -j2 (tools/test.sh) starts the longest entries first: a fresh clone has no cost data of its
 # own, so these are the seconds each took in a measured run (README "Tests"); the others count 1.

@@ -65,6 +65,8 @@ EM_JS(void, js_idb_open, (const char* database), {
                navigator.storage.getDirectory;
   Module.labOpfs = !opfs ? Promise.resolve(null)
                          : navigator.storage.getDirectory().then((root) => root.getDirectoryHandle(name, { create: true })).catch(() => null);
+  // How long a record's file may take to give its handle before the read is a miss (js_idb_get).
+  Module.labHandleWaitMs = 3000;
   // A blob's file name: 64 bits of FNV-1a over the key's UTF-16 units, in hex.
   Module.labBlobName = (k) => {
     let a = 0x811c9dc5, b = 0x050c5d1f;
@@ -85,11 +87,22 @@ EM_JS(double, js_test_cache_budget, (void), {
 
 EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
   const k = UTF8ToString(key);
-  // From OPFS: the payload read into the heap by the handle itself. Anything odd is a miss.
+  // From OPFS: the payload read into the heap by the handle itself. Anything odd is a miss. So is
+  // a handle that does not come within labHandleWaitMs: a page reloaded while its worker wrote
+  // this file can find it locked by that worker until the browser has torn it down, and Chromium
+  // then keeps createSyncAccessHandle waiting (seen on isolated pages, whose old worker has
+  // threads to stop): the part comes from the host instead of stalling the load. Once the miss is
+  // said, a handle that comes late reads nothing (everything after it is synchronous).
   const fromFile = async (dir) => {
-    let h = null, p = 0;
+    let h = null, p = 0, late = false, timer = 0;
+    const wait = new Promise((resolve) => { timer = setTimeout(() => { late = true; resolve(null); }, Module.labHandleWaitMs); });
     try {
-      h = await (await dir.getFileHandle(Module.labBlobName(k))).createSyncAccessHandle();
+      h = await Promise.race([(async () => {
+        const got = await (await dir.getFileHandle(Module.labBlobName(k))).createSyncAccessHandle();
+        if (late) got.close();
+        return got;
+      })(), wait]);
+      if (late || !h) return false;
       const size = h.getSize(), head = new Uint8Array(4);
       if (size < 4 || h.read(head, { at: 0 }) !== 4) return false;
       const kl = (head[0] | (head[1] << 8) | (head[2] << 16) | (head[3] << 24)) >>> 0;
@@ -130,6 +143,7 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
     } catch (e) {
       return false;  // no such file, or another tab holds it now
     } finally {
+      clearTimeout(timer);
       if (h) h.close();
       if (p) _free(p);
     }
@@ -165,11 +179,22 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
   });
   // The file first, whole and flushed, then its meta: a file without meta is found by nobody
   // (and goes with Clear); meta without a file reads as a miss.
+  // A handle that does not come in time (the file locked by a worker being torn down, as for a
+  // read above) stores nothing, and says so without a notice: the record is fetched again next time.
   const toFile = async (dir) => {
     const name = Module.labBlobName(k), kb = new TextEncoder().encode(k);
-    let h = null;
+    let h = null, late = false, timer = 0;
+    const wait = new Promise((resolve) => { timer = setTimeout(() => { late = true; resolve(null); }, Module.labHandleWaitMs); });
     try {
-      h = await (await dir.getFileHandle(name, { create: true })).createSyncAccessHandle();
+      h = await Promise.race([(async () => {
+        const got = await (await dir.getFileHandle(name, { create: true })).createSyncAccessHandle();
+        if (late) got.close();
+        return got;
+      })(), wait]);
+      if (late || !h) {
+        h = null;
+        throw { name: "Busy" };
+      }
       h.truncate(0);
       const head = new Uint8Array(4 + kb.length);
       new DataView(head.buffer).setUint32(0, kb.length, true);
@@ -180,15 +205,16 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
     } catch (e) {
       if (h) { try { h.truncate(0); } catch (x) {} }
       if (h) { h.close(); h = null; }
-      dir.removeEntry(name).catch(() => {});
+      if (e.name !== "Busy") dir.removeEntry(name).catch(() => {});  // a busy file is another page's
       throw e;
     } finally {
+      clearTimeout(timer);
       if (h) h.close();
     }
   };
   Module.labIdb.then((db) => Module.labOpfs.then((dir) => dir ? toFile(dir).then(() => meta(db, false)) : meta(db, true)))
     .then(() => Module._lab_on_cache_stored(store, 0),
-          (e) => Module._lab_on_cache_stored(store, e && e.name === "QuotaExceededError" ? 1 : 2));
+          (e) => Module._lab_on_cache_stored(store, e && e.name === "QuotaExceededError" ? 1 : e && e.name === "Busy" ? 3 : 2));
 });
 
 // A read counts as use: the blob's stamp moves to the newest.
@@ -542,7 +568,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int fai
   fetch_sink* sink = it->second.sink;
   if (failure != 0) g_fetch.lru.erase(it->second.key);  // not kept: not counted
   g_fetch.store_sinks.erase(it);
-  if (failure == 0) return;
+  if (failure == 0 || failure == 3) return;  // 3: the file was another page's for now (not kept, no notice)
   sink->on_store_failed(failure == 1 ? "quota" : "unavailable");  // still there: forget_sink would have dropped it
   if (g_fetch.on_event) g_fetch.on_event();
 }
