@@ -12,8 +12,8 @@
 //   node tools/serve.mjs [--root build-wasm/site] [--port 8080] [--host 127.0.0.1]
 //                        [--model-dir DIR [--model-name NAME]] [--isolate]
 // --isolate sends COOP and COEP (cross-origin isolation: the model worker's threads). Off by
-// default for now (docs/model.md, "Threads": an isolated cold visit of the 1.5 GB model not yet
-// run again); without it the page runs the pass on one thread.
+// default for now (docs/model.md, "Threads": the benchmark's isolated cold visit of the 1.5 GB
+// model stops answering, cause not found); without it the page runs the pass on one thread.
 //   PORT=9000 node tools/serve.mjs
 import http from "node:http";
 import fs from "node:fs";

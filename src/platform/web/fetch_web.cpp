@@ -65,8 +65,17 @@ EM_JS(void, js_idb_open, (const char* database), {
                navigator.storage.getDirectory;
   Module.labOpfs = !opfs ? Promise.resolve(null)
                          : navigator.storage.getDirectory().then((root) => root.getDirectoryHandle(name, { create: true })).catch(() => null);
-  // How long a record's file may take to give its handle before the read is a miss (js_idb_get).
-  Module.labHandleWaitMs = 3000;
+  // A record's file's synchronous handle, or null when none comes within 3 s: a page reloaded
+  // while its worker read or wrote the file can find it held by that worker until the browser has
+  // torn it down, and Chromium then keeps createSyncAccessHandle waiting (seen on isolated pages,
+  // whose old worker has threads to stop). A handle that comes late is closed at once.
+  Module.labHandle = (dir, name, create) => new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => { late = true; resolve(null); }, 3000);
+    dir.getFileHandle(name, { create: create }).then((f) => f.createSyncAccessHandle()).then(
+      (h) => { clearTimeout(timer); if (late) h.close(); else resolve(h); },
+      (e) => { clearTimeout(timer); if (!late) reject(e); });
+  });
   // A blob's file name: 64 bits of FNV-1a over the key's UTF-16 units, in hex.
   Module.labBlobName = (k) => {
     let a = 0x811c9dc5, b = 0x050c5d1f;
@@ -87,22 +96,14 @@ EM_JS(double, js_test_cache_budget, (void), {
 
 EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
   const k = UTF8ToString(key);
-  // From OPFS: the payload read into the heap by the handle itself. Anything odd is a miss. So is
-  // a handle that does not come within labHandleWaitMs: a page reloaded while its worker wrote
-  // this file can find it locked by that worker until the browser has torn it down, and Chromium
-  // then keeps createSyncAccessHandle waiting (seen on isolated pages, whose old worker has
-  // threads to stop): the part comes from the host instead of stalling the load. Once the miss is
-  // said, a handle that comes late reads nothing (everything after it is synchronous).
+  // From OPFS: the payload read into the heap by the handle itself. Anything odd is a miss, and so
+  // is a file that gives no handle in time (labHandle): the part then comes from the host instead
+  // of stalling the load. Everything after the handle is synchronous.
   const fromFile = async (dir) => {
-    let h = null, p = 0, late = false, timer = 0;
-    const wait = new Promise((resolve) => { timer = setTimeout(() => { late = true; resolve(null); }, Module.labHandleWaitMs); });
+    let h = null, p = 0;
     try {
-      h = await Promise.race([(async () => {
-        const got = await (await dir.getFileHandle(Module.labBlobName(k))).createSyncAccessHandle();
-        if (late) got.close();
-        return got;
-      })(), wait]);
-      if (late || !h) return false;
+      h = await Module.labHandle(dir, Module.labBlobName(k), false);
+      if (!h) return false;
       const size = h.getSize(), head = new Uint8Array(4);
       if (size < 4 || h.read(head, { at: 0 }) !== 4) return false;
       const kl = (head[0] | (head[1] << 8) | (head[2] << 16) | (head[3] << 24)) >>> 0;
@@ -143,7 +144,6 @@ EM_JS(void, js_idb_get, (uint32_t id, const char* key), {
     } catch (e) {
       return false;  // no such file, or another tab holds it now
     } finally {
-      clearTimeout(timer);
       if (h) h.close();
       if (p) _free(p);
     }
@@ -179,22 +179,14 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
   });
   // The file first, whole and flushed, then its meta: a file without meta is found by nobody
   // (and goes with Clear); meta without a file reads as a miss.
-  // A handle that does not come in time (the file locked by a worker being torn down, as for a
-  // read above) stores nothing, and says so without a notice: the record is fetched again next time.
+  // A file that gives no handle in time (labHandle) stores nothing, and says so without a notice:
+  // the record is fetched again next time.
   const toFile = async (dir) => {
     const name = Module.labBlobName(k), kb = new TextEncoder().encode(k);
-    let h = null, late = false, timer = 0;
-    const wait = new Promise((resolve) => { timer = setTimeout(() => { late = true; resolve(null); }, Module.labHandleWaitMs); });
+    let h = null;
     try {
-      h = await Promise.race([(async () => {
-        const got = await (await dir.getFileHandle(name, { create: true })).createSyncAccessHandle();
-        if (late) got.close();
-        return got;
-      })(), wait]);
-      if (late || !h) {
-        h = null;
-        throw { name: "Busy" };
-      }
+      h = await Module.labHandle(dir, name, true);
+      if (!h) throw { name: "Busy" };
       h.truncate(0);
       const head = new Uint8Array(4 + kb.length);
       new DataView(head.buffer).setUint32(0, kb.length, true);
@@ -208,7 +200,6 @@ EM_JS(void, js_idb_put, (uint32_t store, const char* key, const void* data, size
       if (e.name !== "Busy") dir.removeEntry(name).catch(() => {});  // a busy file is another page's
       throw e;
     } finally {
-      clearTimeout(timer);
       if (h) h.close();
     }
   };
