@@ -64,10 +64,16 @@ endforeach()
 # [SECTION] the full fonts in slices of 128 code points (tools/font_slices.mjs), fetched beside the
 # page only where its text needs them; the table of which slices exist goes into the app.
 set(FONT_SLICES_TABLE ${FONT_DIR}/font_slices_table.cpp)
-add_custom_command(OUTPUT ${FONT_SLICES_TABLE}
+set(font_files)
+foreach(font ${SWIGLU_PAGE_FONTS})
+  string(REGEX REPLACE "#[0-9]+$" "" file ${font})
+  list(APPEND font_files ${file})
+endforeach()
+# The first font's first slice stands for the folder: deleting it cuts the fonts again.
+add_custom_command(OUTPUT ${FONT_SLICES_TABLE} ${SITE_DIR}/fonts/slices/0-000.ttf
   COMMAND node ${CMAKE_SOURCE_DIR}/tools/font_slices.mjs --out ${SITE_DIR}/fonts/slices --table ${FONT_SLICES_TABLE}
           ${SWIGLU_PAGE_FONTS}
-  DEPENDS ${CMAKE_SOURCE_DIR}/tools/font_slices.mjs
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/font_slices.mjs ${font_files}
   COMMENT "Cutting the full fonts into slices of 128 code points" VERBATIM)
 
 # [SECTION] the app

@@ -72,9 +72,10 @@ int main(int argc, char** argv) {
   if (!a.has("out")) {
     std::fprintf(stderr, "usage: make_checkpoint --out DIR [--naming qwen35|llama] [--hidden H] [--intermediate F] "
                          "[--num-layers N] [--vocab V] [--layers 0,11,23|all] [--dtype bf16|f16|f32] [--shards K] "
-                         "[--no-index] [--seed S] [--no-tokenizer] [--unmarked]\n");
+                         "[--no-index] [--seed S] [--no-tokenizer] [--unmarked] [--whole planted|0.8b|random [--fill TENSOR=BITS]]\n");
     return 2;
   }
+  if (a.has("fill") && !a.has("whole")) return std::fprintf(stderr, "make_checkpoint: --fill needs --whole\n"), 2;
   synth_spec s;
   const std::string naming = a.get_or("naming", "qwen35"), dtype = a.get_or("dtype", "bf16");
   if (naming != "qwen35" && naming != "llama") return std::fprintf(stderr, "make_checkpoint: --naming qwen35 or llama\n"), 2;

@@ -15,7 +15,7 @@ export const pct = (p) => {
   return (v <= 0 || v >= 0.05 ? v.toFixed(1) : v.toFixed(1 - Math.floor(Math.log10(v)))) + " %";
 };
 
-// The model's own words need the full fonts (the page carries only the string table's glyphs):
+// The model's own words need the full fonts' slices (the page carries only the string table's glyphs):
 // before a screenshot, the page idle (labIdle counts a font on its way as something to draw).
 export const fontsSettled = (page) => waitIdle(page, TIMEOUT);
 

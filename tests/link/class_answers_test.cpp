@@ -257,10 +257,25 @@ TEST_CASE("answers: a version-1 link still reads", "[answers]") {
   CHECK(view_row_line(rules_next_rows(a.answers[0].reply, false)[0]) == "'北京': id 7, P: 20.9 %");
   a.revision_files = "0123456789ab";
   CHECK(class_answers_encode(a) == hand_link().text());
+  // A revision that is the digest itself (no commit read) is written once, and still compares.
+  a.revision = "0123456789ab";
+  const std::string once = class_answers_encode(a);
+  a.revision_files = "";
+  CHECK(class_answers_encode(a) == once);
+  class_answers back;
+  REQUIRE(class_answers_decode(once, {""}, &back, &why));
+  CHECK(back.revision == "0123456789ab");
+  CHECK(back.revision_files == "");
+  model_status same, moved;
+  same.revision = same.revision_files = "0123456789ab";
+  moved.revision = moved.revision_files = "fedcba987654";
+  CHECK_FALSE(class_answers_other_revision(back, same));
+  CHECK(class_answers_other_revision(back, moved));
 }
 
-// The check's verdict on the revision: another only when no identity both pages know agrees.
-TEST_CASE("answers: another revision only when neither the commit nor the ETags' digest agrees", "[answers]") {
+// The check's verdict on the revision: the ETags' digest where both pages know it, else any
+// identity both know.
+TEST_CASE("answers: another revision: the ETags' digest decides where both pages know it, else any identity both know", "[answers]") {
   const std::string commit = "2fc06364715b", digest = "0123456789ab", other = "fedcba987654";
   struct tried {
     std::string then, then_files, now, now_files;
@@ -277,7 +292,9 @@ TEST_CASE("answers: another revision only when neither the commit nor the ETags'
       {digest, digest, other, other, true},
       {"", "", commit, digest, false},          // a host that named nothing: unknown
       {commit, digest, "", "", false},
-      {"v1.0", digest, "v1.0", other, false},   // a tag by name
+      {"v1.0", digest, "v1.0", digest, false},  // a tag by name, its files the same
+      {"v1.0", digest, "v1.0", other, true},    // a tag (or branch) whose files moved
+      {commit, digest, commit, other, false},   // one commit both read: its files cannot have changed
   };
   for (const tried& t : cases) {
     INFO(t.then << "/" << t.then_files << " checked at " << t.now << "/" << t.now_files);

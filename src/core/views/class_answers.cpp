@@ -331,6 +331,7 @@ std::string write_link(const class_answers& a, const std::vector<carried_answer>
   w.index = &index;
   w.varint(CLASS_ANSWERS_VERSION);
   class_answers header = a;
+  if (header.revision_files == header.revision) header.revision_files.clear();  // the digest once
   layout_header(w, header, CLASS_ANSWERS_VERSION);
   layout_tokens(w, table);
   size_t n = answers.size();
@@ -407,8 +408,26 @@ std::string class_answers_encode(const class_answers& a, size_t* carried) {
   return "";
 }
 
+// A commit as the status names it: its first 12 hex digits (a branch or a tag is a name).
+static bool commit_like(const std::string& r) {
+  if (r.size() != 12) return false;
+  for (char c : r)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 bool class_answers_other_revision(const class_answers& a, const model_status& now) {
   if (a.revision.empty() || now.revision.empty()) return false;  // a host that names none: unknown
+  if (!a.revision_files.empty() && !now.revision_files.empty()) {
+    if (a.revision_files == now.revision_files) return false;
+    // Other files: still the same weights only where both pages read one commit (a commit does not
+    // change; a branch or a tag by name may have moved, and a revision equal to its page's digest
+    // is that digest, not a commit).
+    const bool commits = commit_like(a.revision) && a.revision != a.revision_files && now.revision != now.revision_files;
+    return !(commits && a.revision == now.revision);
+  }
+  // A link without the digest (version 1, or one whose revision is the digest itself): any
+  // identity both pages know.
   const std::string then[] = {a.revision, a.revision_files}, here[] = {now.revision, now.revision_files};
   for (const std::string& t : then)
     for (const std::string& h : here)

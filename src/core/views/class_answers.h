@@ -46,7 +46,8 @@ struct class_answers {
   std::string model;
   std::string revision;  // the host's revision, commit or ETag digest ("" when unknown)
   // The shards' ETags' digest (model_status's revision_files) whatever `revision` is: a page that
-  // cannot read the Hub's commit still knows the same files. "" when unknown, or from a version-1 link.
+  // cannot read the Hub's commit still knows the same files. "" when unknown, from a version-1
+  // link, or decoded from a link whose revision is that digest (written once).
   std::string revision_files;
   std::string format;    // its weights' format, e.g. "bf16"
   // Its shape, as its status gives it (the status lines print them; the decoder bounds with them).
@@ -100,9 +101,11 @@ bool class_answers_decode(const std::string& text, const class_answers_context& 
 const carried_answer* class_answers_find(const class_answers& a, const model_question& q, unsigned parts = 0);
 
 // Whether the host now serves other weights than the answers were computed on (`now`: the
-// checking page's status): only when no identity both pages know agrees, the commit or tag each
-// read, or the shards' ETags' digest. So a page that cannot read the Hub's commit agrees with a
-// link made where it could (version 2 carries the digest too), and the other way round.
+// checking page's status). Where both pages know the shards' ETags' digest, it decides (other
+// files are the same weights only under one commit both read); else any identity both know, the
+// commit or tag each read or the digest. So a page that cannot read the Hub's commit agrees with
+// a link made where it could (version 2 carries the digest too), and the other way round, and a
+// branch or tag whose files moved is another revision.
 bool class_answers_other_revision(const class_answers& a, const model_status& now);
 
 // The model's status as the carried identity and shape give it (its name and size, synthetic or

@@ -68,12 +68,13 @@ EM_JS(void, js_idb_open, (const char* database), {
   // A record's file's synchronous handle, or null when none comes within 3 s: a page reloaded
   // while its worker read or wrote the file can find it held by that worker until the browser has
   // torn it down, and Chromium then keeps createSyncAccessHandle waiting (seen on isolated pages,
-  // whose old worker has threads to stop). A handle that comes late is closed at once.
+  // whose old worker has threads to stop). Once late, no handle is asked for (it would hold the
+  // file against this page's own next write), and one that comes late is closed at once.
   Module.labHandle = (dir, name, create) => new Promise((resolve, reject) => {
     let late = false;
     const timer = setTimeout(() => { late = true; resolve(null); }, 3000);
-    dir.getFileHandle(name, { create: create }).then((f) => f.createSyncAccessHandle()).then(
-      (h) => { clearTimeout(timer); if (late) h.close(); else resolve(h); },
+    dir.getFileHandle(name, { create: create }).then((f) => (late ? null : f.createSyncAccessHandle())).then(
+      (h) => { clearTimeout(timer); if (!late) resolve(h); else if (h) h.close(); },
       (e) => { clearTimeout(timer); if (!late) reject(e); });
   });
   // A blob's file name: 64 bits of FNV-1a over the key's UTF-16 units, in hex.
@@ -342,7 +343,11 @@ struct web_fetch : fetch_client {
   void (*on_event)() = nullptr;
   std::map<uint32_t, web_request> live;
   uint32_t next_id = 1;
-  struct pending_store { fetch_sink* sink; std::string key; };
+  struct pending_store {
+    fetch_sink* sink;
+    std::string key;
+    bool had = false;  // the budget counted this key before (a record already on disk)
+  };
   std::map<uint32_t, pending_store> store_sinks;  // who stored what, for quota answers (by store id)
   uint32_t next_store = 1;
   cache_lru lru;  // the cache's byte budget: one policy for packs and checkpoints
@@ -359,7 +364,7 @@ struct web_fetch : fetch_client {
   void cache_store(fetch_sink* sink, const std::string& key, const void* data, size_t n) override {
     if (!lru.admit(n)) return;  // larger than the whole budget: not kept
     const uint32_t store = next_store++;
-    store_sinks[store] = {sink, key};
+    store_sinks[store] = {sink, key, lru.has(key)};
     js_idb_put(store, key.c_str(), data, n, (double)lru.put(key, n));
     evict();
   }
@@ -557,7 +562,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE void lab_on_cache_stored(uint32_t store, int fai
   auto it = g_fetch.store_sinks.find(store);
   if (it == g_fetch.store_sinks.end()) return;
   fetch_sink* sink = it->second.sink;
-  if (failure != 0) g_fetch.lru.erase(it->second.key);  // not kept: not counted
+  // Not kept: not counted. But a file another page held (3) may be the record an earlier visit
+  // stored, still whole with its meta: the budget goes on counting it.
+  if (failure != 0 && !(failure == 3 && it->second.had)) g_fetch.lru.erase(it->second.key);
   g_fetch.store_sinks.erase(it);
   if (failure == 0 || failure == 3) return;  // 3: the file was another page's for now (not kept, no notice)
   sink->on_store_failed(failure == 1 ? "quota" : "unavailable");  // still there: forget_sink would have dropped it

@@ -124,7 +124,10 @@ static void add_pack_fonts(float ratio) {
 static void on_slice(uint32_t id, const fetch_response& r) {
   const auto it = g_slice_fetches.find(id);
   if (it == g_slice_fetches.end()) return;
-  if (r.status == 200 && r.n > 0) g_slices[it->second].assign((const char*)r.body, r.n);
+  // A TrueType font or nothing: a host that answers a missing file with its own page (200, HTML)
+  // must not reach the atlas, which asserts on what is not a font.
+  static const unsigned char sfnt[4] = {0, 1, 0, 0};
+  if (r.status == 200 && r.n > 4 && std::memcmp(r.body, sfnt, 4) == 0) g_slices[it->second].assign((const char*)r.body, r.n);
   g_slice_fetches.erase(it);
   if (g_slice_fetches.empty()) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;
 }
@@ -155,7 +158,7 @@ void platform_fonts_need(const std::string& text) {
     g_slice_fetches[font_fetch(font_slice_file(slice).c_str())] = slice.key();
     asked = true;
   }
-  if (!asked && g_slice_fetches.empty()) g_fonts_dirty = true;  // the slices are here already
+  if (!asked && g_slice_fetches.empty()) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;  // the slices are here already
 }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
@@ -222,7 +225,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE unsigned lab_frames_drawn() { return g_frames_dr
 // For tests: ImGui is typing into a field (a double tap or click hit a number, not beside it).
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_typing() { return ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput; }
 extern "C" EMSCRIPTEN_KEEPALIVE int lab_idle() {
-  const bool fonts_coming = g_cjk_state == CJK_FETCHING || !g_slice_fetches.empty();
+  const bool fonts_coming = g_cjk_state == CJK_FETCHING || !g_slice_fetches.empty() || g_fonts_dirty;
   return g_frames_left <= 0 && !fonts_coming && !ImGui_ImplHtml5_InputPending() && !lab_app_animating(&g_app, platform_now_seconds());
 }
 
