@@ -128,10 +128,11 @@ export function registerModelLoadTests(test, { expect, expectIncludes, shot, cli
           // held kept the new worker's read waiting, and the load stalled at "2.3 of 2.3 MiB" (about
           // one reload in three, on isolated pages only); such a read is now a miss after 3 s and
           // the part comes from the host. Each reload must answer well inside the 20 s stall
-          // window. (Eight reloads at these moments failed in each of two runs before the fix.)
-          for (const ms of [300, 500, 700, 900, 1100, 300, 500, 700]) {
+          // window. (These eight failed in each of two runs on the old code.)
+          for (const frames of [5, 15, 25, 35, 45, 10, 20, 30]) {
             await page.reload();
-            await page.waitForTimeout(ms);  // the stimulus, not a wait for a condition: a reload that far into the load
+            // Into the load by the page's own count of frames drawn (the loading line moves them).
+            await page.waitForFunction((n) => window.labFrames && window.labFrames() >= n, frames, { polling: "raf", timeout: TIMEOUT });
             await page.reload();
             await page.waitForSelector("body[data-lab-ready]", { timeout: TIMEOUT });
             await waitForMirror(page, row, TIMEOUT);
