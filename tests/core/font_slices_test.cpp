@@ -146,13 +146,27 @@ TEST_CASE("font slices: the page asks for the slices that hold its characters, e
   auto set = [&](int f, int b) { present[f][b >> 3] |= (unsigned char)(1 << (b & 7)); };
   set(0, 0), set(1, 0), set(1, 0x4E2D / FONT_SLICE_BLOCK), set(0, 0x0410 / FONT_SLICE_BLOCK);
   // 'A', 中 and 丮 (one block), А (Cyrillic: the first font only), 가 (no slice), past 16 bits.
-  const std::vector<font_slice> s = font_slices_for({0x4E2D, 'A', 0x4E2E, 0x0410, 0xAC00, 0x1F600}, present);
-  REQUIRE(s.size() == 4);
+  const std::vector<unsigned> chars = {0x4E2D, 'A', 0x4E2E, 0x0410, 0xAC00, 0x1F600};
+  const int cjk = 0x4E2D / FONT_SLICE_BLOCK, cyrillic = 0x0410 / FONT_SLICE_BLOCK;
+  // First asked: a block both fonts have, of the first font only.
+  const std::vector<font_slice> s = font_slices_for(chars, present);
+  REQUIRE(s.size() == 3);
   CHECK((s[0].font == 0 && s[0].block == 0));
-  CHECK((s[1].font == 0 && s[1].block == 0x0410 / FONT_SLICE_BLOCK));
-  CHECK((s[2].font == 1 && s[2].block == 0));
-  CHECK((s[3].font == 1 && s[3].block == 0x4E2D / FONT_SLICE_BLOCK));
-  CHECK(font_slice_file(s[3]) == "fonts/slices/1-09c.ttf");
+  CHECK((s[1].font == 0 && s[1].block == cyrillic));
+  CHECK((s[2].font == 1 && s[2].block == cjk));
+  CHECK(font_slice_file(s[2]) == "fonts/slices/1-09c.ttf");
+  auto key = [](int f, int b) { return font_slice{f, b}.key(); };
+  // While the first font's slice is coming, nothing more for its characters.
+  CHECK(font_slices_for({'A'}, present, {key(0, 0)}, {key(0, 0)}).empty());
+  // It came and 'A' is still missing: the second font's slice of that block, once.
+  const std::vector<font_slice> next = font_slices_for({'A'}, present, {key(0, 0)});
+  REQUIRE(next.size() == 1);
+  CHECK((next[0].font == 1 && next[0].block == 0));
+  CHECK(font_slices_for({'A'}, present, {key(0, 0), key(1, 0)}).empty());  // every font tried: none left
+  // Asked slices are not asked again; the others still are.
+  const std::vector<font_slice> rest = font_slices_for(chars, present, {key(0, 0), key(0, cyrillic), key(1, cjk)});
+  REQUIRE(rest.size() == 1);
+  CHECK((rest[0].font == 1 && rest[0].block == 0));
   CHECK(font_slices_for({}, present).empty());
   CHECK(font_slices_for({0xAC00}, present).empty());
 }

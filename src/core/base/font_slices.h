@@ -4,6 +4,7 @@
 // each, not the 5.9 MB of the whole files.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,13 @@ struct font_slice {
   int key() const { return font * FONT_SLICE_BLOCKS + block; }  // orders the fonts first
 };
 
-// The slices that may hold `chars` (code points; those past the 16-bit range have none), each once,
-// ordered by key(): merged in that order, a character both fonts have is drawn from the first.
-std::vector<font_slice> font_slices_for(const std::vector<unsigned>& chars, const font_slice_table& present);
+// The slices to ask for now for `chars`, the code points still missing (those past the 16-bit range
+// have none), each once, ordered by key(). A character's block is asked of the first font that has
+// it; of the next one only once the first's slice came (`asked`, not `coming`) without it. So a
+// block both fonts cover (Latin, Greek, Cyrillic) costs one slice, not two. `asked`: every key
+// asked before, arrived, failed or still `coming`. Merged in key order, the first font's glyphs win.
+std::vector<font_slice> font_slices_for(const std::vector<unsigned>& chars, const font_slice_table& present,
+                                        const std::set<int>& asked = {}, const std::set<int>& coming = {});
 
 // Its file beside the page: "fonts/slices/F-BBB.ttf" (BBB: the block in three hex digits).
 std::string font_slice_file(const font_slice& s);

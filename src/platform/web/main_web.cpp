@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE double lab_heap_bytes() { return (double)emscrip
 enum cjk_font_state { CJK_NOT_ASKED, CJK_FETCHING, CJK_HERE, CJK_FAILED };
 static cjk_font_state g_cjk_state = CJK_NOT_ASKED;
 static std::string g_cjk_font;
-static std::string g_text_after_cjk;  // pack text to look at again once the Chinese font is in
+static std::string g_text_after_fonts;  // text to look at again once the fonts on their way are in
 static bool g_fonts_dirty = false;
 void platform_fonts_need(const std::string& text);
 
@@ -107,7 +108,8 @@ static void cjk_font_need() {
 // whole files are 5.9 MB); only those glyphs are added to the atlas.
 static std::map<int, std::string> g_slices;      // font_slice::key() → its bytes ("" if it failed)
 static std::map<uint32_t, int> g_slice_fetches;  // a fetch on its way → its slice's key
-static ImVector<ImWchar> g_pack_ranges;          // the text's characters the embedded fonts lack
+static std::set<unsigned> g_pack_chars;          // the text's characters the embedded fonts lack
+static ImVector<ImWchar> g_pack_ranges;          // the same, as the atlas takes them
 
 static void add_pack_fonts(float ratio) {
   if (g_pack_ranges.empty()) return;
@@ -133,32 +135,40 @@ static void on_slice(uint32_t id, const fetch_response& r) {
 }
 
 void platform_fonts_need(const std::string& text) {
-  ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
-  if (!font) return;
-  ImFontGlyphRangesBuilder missing;
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  if (atlas->Fonts.empty()) return;
+  if (!atlas->IsBuilt()) atlas->Build();  // a font just added has no glyphs until built: all would look missing
+  ImFont* font = atlas->Fonts[0];
   std::vector<unsigned> chars;
   for (const char* p = text.c_str(); *p;) {
     unsigned int c = 0;
     p += ImTextCharFromUtf8(&c, p, nullptr);
-    if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) missing.AddChar((ImWchar)c), chars.push_back(c);
+    if (c >= 0x20 && c <= 0xFFFF && !font->FindGlyphNoFallback((ImWchar)c)) chars.push_back(c);
   }
   if (chars.empty()) return;
   if (g_cjk_state == CJK_NOT_ASKED || g_cjk_state == CJK_FETCHING) {  // 64 KB may have them: try it first
-    g_text_after_cjk += text;
+    g_text_after_fonts += text;
     cjk_font_need();
     return;
   }
-  missing.AddRanges(g_pack_ranges.empty() ? nullptr : g_pack_ranges.Data);
-  g_pack_ranges.clear();
-  missing.BuildRanges(&g_pack_ranges);
-  bool asked = false;
-  for (const font_slice& slice : font_slices_for(chars, font_slice_present)) {
-    if (g_slices.count(slice.key())) continue;
+  bool new_chars = false;
+  for (unsigned c : chars) new_chars |= g_pack_chars.insert(c).second;
+  if (new_chars) {
+    ImFontGlyphRangesBuilder ranges;
+    for (unsigned c : g_pack_chars) ranges.AddChar((ImWchar)c);
+    g_pack_ranges.clear();
+    ranges.BuildRanges(&g_pack_ranges);
+  }
+  std::set<int> asked, coming;
+  for (const auto& slice : g_slices) asked.insert(slice.first);
+  for (const auto& fetch : g_slice_fetches) coming.insert(fetch.second);
+  for (const font_slice& slice : font_slices_for(chars, font_slice_present, asked, coming)) {
     g_slices[slice.key()];  // asked once, whatever comes back
     g_slice_fetches[font_fetch(font_slice_file(slice).c_str())] = slice.key();
-    asked = true;
   }
-  if (!asked && g_slice_fetches.empty()) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;  // the slices are here already
+  // Looked at again once they are in: what the first font's slice lacks goes on to the next font.
+  if (!g_slice_fetches.empty()) g_text_after_fonts += text;
+  else if (new_chars) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;  // their slices are here already
 }
 
 // [SECTION] fonts: rasterised at the device's pixel ratio, shown at 1/ratio, so text is sharp.
@@ -331,9 +341,9 @@ static void frame() {
     build_fonts(ratio);
     imgui_gl_fonts_changed();
     g_picture = 0;  // a new atlas (its texture is made again before the frame)
-    if (g_cjk_state >= CJK_HERE && !g_text_after_cjk.empty()) {  // what the Chinese font lacks goes on
+    if (g_cjk_state >= CJK_HERE && g_slice_fetches.empty() && !g_text_after_fonts.empty()) {  // what they lacked goes on
       std::string text;
-      text.swap(g_text_after_cjk);
+      text.swap(g_text_after_fonts);
       platform_fonts_need(text);
     }
   }
