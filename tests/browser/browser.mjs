@@ -79,6 +79,13 @@ export function numbersNotInMirror(texts, mirrorText) {
   });
 }
 
+// A phone's screen in CSS px, with touch. The tests of what a phone does (taps, typing, a class
+// link, the failure lines) draw it at 2x, a common phone's ratio; the tests of what fits on its
+// screen, of a sharp canvas, of a QR code read from a photo, at 3x (PHONE_3X), the densest. A frame
+// at 3x has 2.25 times the pixels of one at 2x, and SwiftShader draws every one on the CPU.
+export const PHONE = { width: 390, height: 844, scale: 2, phone: true };
+export const PHONE_3X = { ...PHONE, scale: 3 };
+
 // The site's server keeps a log of requests and takes faults to inject (tools/serve.mjs).
 // `isolate`: COOP + COEP, as tools/serve.sh sends them (the tests' own server leaves them out, as
 // most static hosts do, unless a test asks).

@@ -3,11 +3,11 @@
 // pack), progress kept in this browser and reset, a teacher's link with path=, lock=1 and
 // ui=present walked with Next on a laptop and a phone, the glossary and the common questions,
 // every number and control reachable; screenshots desktop and phone, en and zh.
-import { openPage, mirror, hash, waitForMirror, clickItem, tabTo, typeInField, settledItems, printed, scrollThrough as scrollAll } from "./browser.mjs";
+import { PHONE, openPage, mirror, hash, waitForMirror, clickItem, tabTo, typeInField, settledItems, printed, scrollThrough as scrollAll } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;
 const SCREENS = [
-  { name: "phone", width: 390, height: 844, scale: 3, phone: true },
+  { name: "phone", ...PHONE },
   { name: "desktop", width: 1280, height: 800 },
 ];
 const WORDS = {

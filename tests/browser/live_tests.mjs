@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openPage, mirror, hash, waitForMirror, clickItem, startServer, settledItems, waitUntil, viewTable,
-  SLOW_LINK } from "./browser.mjs";
+  SLOW_LINK, PHONE } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;  // SwiftShader on two cores: three 3.5 MB gates verified and computed
 // The stall limit the stalled-file test gives the page: long enough that the files it does not stall
@@ -222,7 +222,7 @@ export function registerLiveTests(test, { expect, expectIncludes, shot, cli }) {
   for (const [lang, phone] of [["en", true], ["zh", false], ["zh", true]])
     for (const view of viewTable().filter((v) => v.live && !v.wholeModel).map((v) => v.name)) {  // the whole model's: model_tests.mjs
       test(`screenshot: ${view}, ${lang}, ${phone ? "phone" : "desktop"}`, async (site) => {
-        const opts = phone ? { width: 390, height: 844, scale: 3, phone: true } : {};
+        const opts = phone ? PHONE : {};
         const page = await openPage(site, `#v=1&view=${view}&lang=${lang}`, opts);
         if (view === "perm") await waitForMirror(page, lang === "zh" ? "恰好为 0" : "exactly 0", LIVE_TIMEOUT);
         else if (view === "weights") await page.waitForFunction(() => window.labItemRect("weights-heatmap"), null, { timeout: LIVE_TIMEOUT });

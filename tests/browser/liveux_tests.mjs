@@ -3,10 +3,10 @@
 // heatmap and the per-token view, and page zoom. Each at 390 px (a phone) and 1280 px, in
 // English and Chinese, with a screenshot of what changed.
 import { openPage, mirror, hash, waitForMirror, itemCenter, settledItems, framesDrawn, waitDrawn, touch, swipe, doubleTap,
-  softKeys, tabTo, hashValue, waitHash, WAIT_TIMEOUT } from "./browser.mjs";
+  softKeys, tabTo, hashValue, waitHash, WAIT_TIMEOUT, PHONE as PHONE_SCREEN } from "./browser.mjs";
 
 const LIVE_TIMEOUT = 60000;
-const PHONE = { name: "phone", width: 390, height: 844, scale: 3, phone: true };
+const PHONE = { name: "phone", ...PHONE_SCREEN };
 const DESKTOP = { name: "desktop", width: 1280, height: 800 };
 // A keyboard at a phone's width (a tablet with a keyboard, a zoomed desktop window).
 const NARROW_KEYBOARD = { name: "narrow", width: 390, height: 844 };

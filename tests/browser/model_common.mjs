@@ -8,7 +8,7 @@ import path from "node:path";
 import { waitIdle, waitUntil } from "./browser.mjs";
 
 export const TIMEOUT = 90000;
-export const PHONE = { width: 390, height: 844, scale: 3, phone: true };
+export { PHONE } from "./browser.mjs";
 // fmt_percent1 (number_format.cpp's fmt_share): one decimal, two significant digits below 0.05 %.
 export const pct = (p) => {
   const v = 100 * p;

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, clickItem, itemCenter, waitForMirror, mirror } from "./browser.mjs";
+import { openPage, clickItem, itemCenter, waitForMirror, mirror, PHONE_3X } from "./browser.mjs";
 
 // Until the page has drawn everything it was asked to (its own idle flag), frame by frame.
 export const idle = (page, timeout = 30000) => page.waitForFunction(() => window.labIdle(), null, { polling: "raf", timeout });
@@ -46,7 +46,7 @@ const SCREENS = [
   { name: "laptop", screen: { width: 1280, height: 800 }, fragment: "#v=1&view=budget&h=2048&f=5504&layers=32", close: "escape" },
   // The lesson's rule-book link with its answers is about 1,500 characters.
   { name: "projector", screen: { width: 1920, height: 1080 }, fragment: "#v=1&view=hand&ui=present", length: 1500, close: "button" },
-  { name: "phone", screen: { width: 390, height: 844, scale: 3, phone: true }, fragment: "#v=1&view=hand&lang=zh", length: 1200, close: "outside" },
+  { name: "phone", screen: PHONE_3X, fragment: "#v=1&view=hand&lang=zh", length: 1200, close: "outside" },
 ];
 
 export function registerQrTests(test, { expect, expectIncludes, shot, cli }) {

@@ -7,11 +7,10 @@
 // quiz's view button off a locked path comes back; "Start the lesson" keeps the keyboard's focus.
 // Screenshots desktop and phone, en and zh. The checkpoints are make_checkpoint's small ones,
 // --unmarked (a real model: the lesson's sentence through its tokenizer.json), on a Hub-like host.
-import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, WAIT_TIMEOUT } from "./browser.mjs";
+import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, WAIT_TIMEOUT, PHONE } from "./browser.mjs";
 import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
-const PHONE = { width: 390, height: 844, scale: 3, phone: true };
 const WORDS = {
   en: { builtin: "Use the built-in weights", failed: "Could not open the weights at", live: "(live)",
         refused: (id, last) => `Link key 'ids': token id ${id} is outside this model's vocabulary (0..${last}): showing the lesson's sentence instead.`,

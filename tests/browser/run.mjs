@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startSite, openPage, mirror, notice, hash, waitForMirror, clickItem, itemCenter, settledItems,
-  pressAndWaitForFocus, viewTable, numbersNotInMirror, doubleTap, tabTo, scrollThrough, framesDrawn, waitDrawn } from "./browser.mjs";
+  pressAndWaitForFocus, viewTable, numbersNotInMirror, doubleTap, tabTo, scrollThrough, framesDrawn, waitDrawn, PHONE_3X } from "./browser.mjs";
 import { registerLiveTests } from "./live_tests.mjs";
 import { registerLoadTests } from "./load_tests.mjs";
 import { registerLiveUxTests } from "./liveux_tests.mjs";
@@ -202,7 +202,7 @@ test("the view buttons switch views and the Chinese page reads in Chinese", asyn
 });
 
 test("a phone: narrow, high-DPI, tapped, and typed into with its own keyboard", async (site) => {
-  const page = await openPage(site, "#v=1&view=hand&step=1", { width: 390, height: 844, scale: 3, phone: true });
+  const page = await openPage(site, "#v=1&view=hand&step=1", PHONE_3X);
   const size = await page.evaluate(() => [document.getElementById("canvas").width, window.innerWidth]);
   expect(size[0] === size[1] * 3, `canvas backing store ${size[0]} px for ${size[1]} CSS px at 3x`);
   const next = await itemCenter(page, "next");
@@ -287,7 +287,7 @@ test("keyboard alone: Tab reaches every control with a mark, Enter and Space pre
 // lesson's results must all have been seen, and every number seen (integers too) must be in the
 // mirror, on one line and in the same order.
 const SCREENS = [
-  { name: "phone", width: 390, height: 844, scale: 3, phone: true },
+  { name: "phone", ...PHONE_3X },
   { name: "desktop", width: 1280, height: 800 },
 ];
 const VIEWS = [

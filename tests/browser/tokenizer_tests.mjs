@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openPage, mirror, hash, waitForMirror, clickItem, settledItems, bringIntoView, softKeys, WAIT_TIMEOUT } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, settledItems, bringIntoView, softKeys, WAIT_TIMEOUT, PHONE } from "./browser.mjs";
 import { startHub } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
@@ -147,7 +147,7 @@ export function registerTokenizerTests(test, { expect, shot, cli }) {
       try {
         const model = `${h.base}/swiglu-lab/with-tokenizer/resolve/main/`;
         const page = await openPage(site, `#v=1&lang=${lang}&view=gates&model=${model}&ids=1,2,3&text=three`,
-          { width: 390, height: 844, scale: 3, phone: true });
+          PHONE);
         await waitForMirror(page, LIVE[lang], LIVE_TIMEOUT);
         // The box and its button fit the phone's width (no sideways scrolling to reach Apply).
         for (const name of ["sentence-input", "sentence-apply"]) {

@@ -6,11 +6,10 @@
 // and password never stay in the header or the link; a glossary definition by keyboard beside its
 // term; the whole model's bar labelled. Screenshots desktop and phone.
 import { openPage, mirror, notice, hash, waitForMirror, clickItem, settledItems, printed, tabTo, bringIntoView,
-  typeInField, SLOW_LINK } from "./browser.mjs";
+  typeInField, SLOW_LINK, PHONE } from "./browser.mjs";
 import { startHub, smallCheckpointRoot } from "./hub.mjs";
 
 const LIVE_TIMEOUT = 60000;
-const PHONE = { width: 390, height: 844, scale: 3, phone: true };
 const W = {
   en: { live: "(live)", refit: "Your sentence has 2 token(s): the per-token view now changes token 1, its last.",
         cancelled: "its loading was cancelled; press Load it above", loading: "loading it.",
