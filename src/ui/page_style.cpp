@@ -1,7 +1,6 @@
 // The page's style and fonts (see page_style.h).
 #include "ui/page_style.h"
 
-#include "core/base/strings.h"
 #include "imgui.h"
 
 void lab_style_apply() {
@@ -29,17 +28,13 @@ void lab_fonts_add(const void* latin_ttf, int latin_size, const void* cjk_ttf, i
                                          0x2190, 0x2193, 0x2211, 0x2265, 0x2299, 0x2299, 0x22C5, 0x22C5, 0};
   io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(latin_ttf), latin_size, UI_FONT_PX * ratio, &latin, latin_ranges);
 
-  // Chinese glyphs merged into the same font: exactly the characters of the string table.
-  static ImVector<ImWchar> cjk_ranges;
-  if (cjk_ranges.empty()) {
-    ImFontGlyphRangesBuilder builder;
-    for (int i = 0; i < STR_COUNT; ++i)  // both columns: the English page's language button says 中文
-      for (int lang = 0; lang < LAB_LANG_COUNT; ++lang) builder.AddText(tr_in(lab_lang(lang), str_id(i)));
-    builder.BuildRanges(&cjk_ranges);
-  }
+  // Chinese glyphs merged into the same font: every one the file has. The file is cut at build time
+  // (the string table's characters; the fetched one also the built-in model's token pieces), and
+  // ImGui adds only the code points a font maps, so the ranges can be wide.
+  static const ImWchar cjk_ranges[] = {0x2E80, 0xFFEF, 0};
   ImFontConfig cjk;
   cjk.MergeMode = true;
   cjk.FontDataOwnedByAtlas = false;
-  io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk_ttf), cjk_size, UI_FONT_PX * ratio, &cjk, cjk_ranges.Data);
+  io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk_ttf), cjk_size, UI_FONT_PX * ratio, &cjk, cjk_ranges);
   io.FontGlobalScale = 1.0f / ratio;
 }

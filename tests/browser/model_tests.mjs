@@ -33,6 +33,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       const base = forward(site, ["--text", "中国的首都是"]);
       for (const screen of [{}, PHONE]) {
         const where = screen.phone ? "phone" : "laptop";
+        const from = site.log.length;
         const page = await openPage(site, `#v=1&view=rules&lang=${lang}`, screen);
         const first = base.top[0];
         const row = `id ${first.id}${w.sep}P${w.colon}${pct(first.p)}`;
@@ -61,6 +62,10 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const link = await hash(page);
         const student = await openPage(site, link, screen);
         await waitForMirror(student, `id ${before.id}${w.sep}P${w.colon}${pct(before.p_before)} → ${pct(before.p)}`, TIMEOUT);
+        await fontsSettled(student);
+        // The built-in model's pieces are in the string table's Chinese font: no slice of the full fonts.
+        const slices = site.log.slice(from).filter((r) => r.path.startsWith("/fonts/slices/")).map((r) => r.path);
+        expect(slices.length === 0, `${where}: the built-in model's rule book fetched slices of the full fonts: ${slices.join(" ")}`);
         expect(page.labErrors.length === 0 && student.labErrors.length === 0, "page errors: " + [...page.labErrors, ...student.labErrors].join("; "));
         await student.context().close();
         await page.context().close();

@@ -108,10 +108,14 @@ static void cjk_font_need() {
 // whole files are 5.9 MB); only those glyphs are added to the atlas.
 static std::map<int, std::string> g_slices;      // font_slice::key() → its bytes ("" if it failed)
 static std::map<uint32_t, int> g_slice_fetches;  // a fetch on its way → its slice's key
+static std::set<int> g_slices_built;             // the keys of the slices the atlas was last built with
 static std::set<unsigned> g_pack_chars;          // the text's characters the embedded fonts lack
 static ImVector<ImWchar> g_pack_ranges;          // the same, as the atlas takes them
 
 static void add_pack_fonts(float ratio) {
+  g_slices_built.clear();  // arrived (or failed) by now; not those still on their way
+  for (const auto& slice : g_slices) g_slices_built.insert(slice.first);
+  for (const auto& fetch : g_slice_fetches) g_slices_built.erase(fetch.second);
   if (g_pack_ranges.empty()) return;
   for (const auto& slice : g_slices) {  // by key: the first font's slices first, so its glyphs win
     if (slice.second.empty()) continue;
@@ -159,15 +163,17 @@ void platform_fonts_need(const std::string& text) {
     g_pack_ranges.clear();
     ranges.BuildRanges(&g_pack_ranges);
   }
-  std::set<int> asked, coming;
-  for (const auto& slice : g_slices) asked.insert(slice.first);
-  for (const auto& fetch : g_slice_fetches) coming.insert(fetch.second);
+  std::set<int> asked, coming;  // coming: on its way, or here and not yet in the atlas
+  for (const auto& slice : g_slices) {
+    asked.insert(slice.first);
+    if (!g_slices_built.count(slice.first)) coming.insert(slice.first);
+  }
   for (const font_slice& slice : font_slices_for(chars, font_slice_present, asked, coming)) {
     g_slices[slice.key()];  // asked once, whatever comes back
     g_slice_fetches[font_fetch(font_slice_file(slice).c_str())] = slice.key();
   }
   // Looked at again once they are in: what the first font's slice lacks goes on to the next font.
-  if (!g_slice_fetches.empty()) g_text_after_fonts += text;
+  if (!g_slice_fetches.empty() || !coming.empty()) g_text_after_fonts += text;
   else if (new_chars) g_fonts_dirty = true, g_frames_left = FRAMES_AFTER_EVENT;  // their slices are here already
 }
 
