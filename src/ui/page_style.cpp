@@ -1,7 +1,7 @@
 // The page's style and fonts (see page_style.h).
 #include "ui/page_style.h"
 
-#include "imgui.h"
+#include "core/base/strings.h"
 
 void lab_style_apply() {
   ImGui::StyleColorsLight();
@@ -19,7 +19,8 @@ void lab_style_apply() {
   st.Colors[ImGuiCol_TableHeaderBg] = ImVec4(0.90f, 0.90f, 0.88f, 1);
 }
 
-void lab_fonts_add(const void* latin_ttf, int latin_size, const void* cjk_ttf, int cjk_size, float ratio) {
+void lab_fonts_add(const void* latin_ttf, int latin_size, const void* cjk_ttf, int cjk_size, float ratio,
+                   const ImWchar* cjk_ranges) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig latin;
@@ -28,13 +29,25 @@ void lab_fonts_add(const void* latin_ttf, int latin_size, const void* cjk_ttf, i
                                          0x2190, 0x2193, 0x2211, 0x2265, 0x2299, 0x2299, 0x22C5, 0x22C5, 0};
   io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(latin_ttf), latin_size, UI_FONT_PX * ratio, &latin, latin_ranges);
 
-  // Chinese glyphs merged into the same font: every one the file has. The file is cut at build time
-  // (the string table's characters; the fetched one also the built-in model's token pieces), and
-  // ImGui adds only the code points a font maps, so the ranges can be wide.
-  static const ImWchar cjk_ranges[] = {0x2E80, 0xFFEF, 0};
+  // Chinese glyphs merged into the same font. A cut file's every one: the string table's characters
+  // and, in the fetched file, the built-in model's token pieces; ImGui adds only the code points a
+  // font maps, so the range can be wide.
+  static const ImWchar every_cjk[] = {0x2E80, 0xFFEF, 0};
   ImFontConfig cjk;
   cjk.MergeMode = true;
   cjk.FontDataOwnedByAtlas = false;
-  io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk_ttf), cjk_size, UI_FONT_PX * ratio, &cjk, cjk_ranges);
+  io.Fonts->AddFontFromMemoryTTF(const_cast<void*>(cjk_ttf), cjk_size, UI_FONT_PX * ratio, &cjk,
+                                 cjk_ranges ? cjk_ranges : every_cjk);
   io.FontGlobalScale = 1.0f / ratio;
+}
+
+const ImWchar* lab_string_table_cjk_ranges() {
+  static ImVector<ImWchar> ranges;
+  if (ranges.empty()) {
+    ImFontGlyphRangesBuilder builder;
+    for (int i = 0; i < STR_COUNT; ++i)  // both columns: the English page's language button says 中文
+      for (int lang = 0; lang < LAB_LANG_COUNT; ++lang) builder.AddText(tr_in(lab_lang(lang), str_id(i)));
+    builder.BuildRanges(&ranges);
+  }
+  return ranges.Data;
 }

@@ -55,7 +55,8 @@ headless_page::~headless_page() {
 }
 
 void headless_page::rebuild_fonts() {
-  lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f);
+  lab_fonts_add(LATIN_FONT.data(), int(LATIN_FONT.size()), CJK_FONT.data(), int(CJK_FONT.size()), 1.0f,
+                lab_string_table_cjk_ranges());  // the whole font: the characters the page is cut to
   unsigned char* pixels;
   int w, h;
   ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
