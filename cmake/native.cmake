@@ -67,10 +67,26 @@ add_custom_command(OUTPUT ${DEFAULT_MODEL}/answers.txt
   COMMAND swiglu answers ${DEFAULT_MODEL} > ${DEFAULT_MODEL}/answers.txt
   DEPENDS swiglu ${DEFAULT_MODEL}/config.json
   COMMENT "Precomputing the default whole model's answers to the lessons' first questions" VERBATIM)
-add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json ${DEFAULT_MODEL}/answers.txt)
+# Its files' brotli and gzip twins: the page asks for the 2.4 MB shard whole (tensor_fetch.h), and
+# a host that has them sends 1.7 MB (brotli) instead, 4 s less on fast 3G.
+set(DEFAULT_MODEL_SHARD model.safetensors-00001-of-00001.safetensors)
+set(DEFAULT_MODEL_TWINS ${DEFAULT_MODEL_SHARD} model.safetensors.index.json config.json tokenizer.json)
+add_custom_command(OUTPUT ${DEFAULT_MODEL}/${DEFAULT_MODEL_SHARD}.br
+  COMMAND node ${PROJECT_SOURCE_DIR}/tools/compress_site.mjs ${DEFAULT_MODEL} ${DEFAULT_MODEL_TWINS}
+  DEPENDS ${DEFAULT_MODEL}/config.json ${PROJECT_SOURCE_DIR}/tools/compress_site.mjs
+  COMMENT "Compressing the default whole model (brotli, gzip)" VERBATIM)
+add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json ${DEFAULT_MODEL}/answers.txt
+                  ${DEFAULT_MODEL}/${DEFAULT_MODEL_SHARD}.br)
 if(SWIGLU_WASM_DIR)
+  # (the copy gives every file the time of copying, in no set order; a twin older than its file is
+  # not sent by tools/serve.mjs, so the twins' times are set after it)
+  list(TRANSFORM DEFAULT_MODEL_TWINS PREPEND ${SWIGLU_WASM_DIR}/site/models/synthetic/ OUTPUT_VARIABLE site_twins)
+  set(site_twin_files ${site_twins})
+  list(TRANSFORM site_twin_files APPEND .br)
+  list(TRANSFORM site_twins APPEND .gz)
   add_custom_command(TARGET default_model POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic
+    COMMAND ${CMAKE_COMMAND} -E touch ${site_twin_files} ${site_twins}
     COMMENT "Copying the default whole model into the site" VERBATIM)
 endif()
 

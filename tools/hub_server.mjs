@@ -13,8 +13,8 @@
 //   bytesPerSecond: N the body trickles (1: a byte a second)
 //   redirect: "loop"  the hub redirects to itself, forever; any other string is sent as Location
 //                     (e.g. "javascript:alert(1)")
-//   from: N           the cdn's fault hits only a Range that starts at byte N or later (the weights,
-//                     not the safetensors header before them)
+//   from: N           the cdn's fault hits only a Range that starts at byte N or later, and a request
+//                     for the whole file (the weights, not the safetensors header before them)
 // and options.onServe(entry, p) is called before a cdn answer (a test replaces a file mid-load).
 // options.linked: the hub's 302 for a .safetensors file carries what the Hub sends for a file kept
 // in LFS (X-Linked-Etag: the sha256 of its bytes, X-Linked-Size), and every 302 an X-Repo-Commit
@@ -34,8 +34,10 @@ import crypto from "node:crypto";
 const EXPOSE = "Content-Range, Content-Length, Accept-Ranges, ETag, Retry-After";
 const cors = (fault) => (fault?.noCors ? {} : { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSE });
 
-// A fault with `from` hits only a Range that starts at that byte or later.
-const inRange = (f, range) => f.from === undefined || Number((/^bytes=(\d+)-/.exec(range || "") || [])[1]) >= f.from;
+// A fault with `from` hits only a Range that starts at that byte or later, and a GET of the whole
+// file (which holds those bytes too), never a HEAD.
+const inRange = (f, range, whole = true) =>
+  f.from === undefined || (whole && !range) || Number((/^bytes=(\d+)-/.exec(range || "") || [])[1]) >= f.from;
 
 function takeFault(faults, name, range = "") {
   const f = faults.get(name);
@@ -47,7 +49,7 @@ function takeFault(faults, name, range = "") {
 
 function statusFault(faults, name, range = "") {
   const f = faults.get(name);
-  return f && f.status && f.times !== 0 && inRange(f, range) ? { status: f.status, retryAfter: f.retryAfter } : null;
+  return f && f.status && f.times !== 0 && inRange(f, range, false) ? { status: f.status, retryAfter: f.retryAfter } : null;
 }
 
 // /OWNER/NAME/resolve/REV/FILE or /OWNER/NAME/REV/FILE -> its parts, or null.

@@ -27,6 +27,9 @@ const MIME = {
   ".png": "image/png", ".svg": "image/svg+xml", ".ttf": "font/ttf", ".txt": "text/plain; charset=utf-8",
 };
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".wasm", ".css", ".json", ".svg", ".txt"]);
+// Sent compressed only as the build's twin (the built-in model's shard, which the page asks for
+// whole): compressing a checkpoint of gigabytes on every request would hold the host.
+const TWIN_ONLY = new Set([".safetensors"]);
 
 const CORS = {
   "Access-Control-Allow-Origin": "*",
@@ -36,7 +39,7 @@ const CORS = {
 // options.faults: Map of file name -> { status, truncate, corrupt, drop, stall, ignoreRange, times }
 // (stall: the request is never answered, as on a dead link).
 // (times: how many requests it hits; absent: all). options.log: an array that gets one entry per
-// request: { path, range, status }. options.mounts: modelMount()s, served before the root.
+// request: { path, range, status, encoding } (encoding: the twin sent, "br" or "gzip", or ""). options.mounts: modelMount()s, served before the root.
 export function createServer(root, options = {}) {
   root = path.resolve(root);
   const faults = options.faults || new Map();
@@ -64,7 +67,8 @@ export function createServer(root, options = {}) {
     const file = path.resolve(root, "." + rel);
     if (file !== root && !file.startsWith(root + path.sep)) return send(res, 403, "forbidden");
     const fault = takeFault(faults, path.basename(file));
-    if (options.log) options.log.push({ path: rel, range: req.headers.range || "", status: fault?.status || 0 });
+    const entry = { path: rel, range: req.headers.range || "", status: fault?.status || 0, encoding: "" };
+    if (options.log) options.log.push(entry);
     if (fault?.status) return send(res, fault.status, `injected ${fault.status}`);
     if (fault?.stall) return;  // hangs until the client gives up or the server closes
     fs.stat(file, (err, st) => {
@@ -89,8 +93,9 @@ export function createServer(root, options = {}) {
       // A file compressed at build time (FILE.br, FILE.gz: tools/compress_site.mjs) is sent as
       // is when the browser accepts its encoding and it is not older than the file itself.
       const accepts = req.headers["accept-encoding"] || "";
-      const pre = COMPRESSIBLE.has(ext) && precompressed(file, st, accepts);
+      const pre = (COMPRESSIBLE.has(ext) || TWIN_ONLY.has(ext)) && precompressed(file, st, accepts);
       if (pre) {
+        entry.encoding = pre.encoding;
         res.writeHead(200, { ...headers, "Content-Encoding": pre.encoding, "Content-Length": pre.size, Vary: "Accept-Encoding" });
         if (req.method === "HEAD") return res.end();
         return fs.createReadStream(pre.file).pipe(res);

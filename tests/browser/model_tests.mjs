@@ -11,7 +11,8 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
   const { forward } = modelCli(cli);
   const words = viewWords;
 
-  test("model: no view without the whole model fetches its worker; the rule book does, once (and its precomputed answers)", async (site) => {
+  test("model: no view without the whole model fetches its worker; the rule book does, once (and its precomputed answers), and the weights whole, as brotli", async (site) => {
+    const from = site.log.length;
     const page = await openPage(site, "#v=1&view=gates&lang=en");
     const asked = [];
     page.on("request", (r) => asked.push(new URL(r.url()).pathname));
@@ -23,6 +24,12 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
     await waitForMirror(page, "P: ", TIMEOUT);
     for (const f of ["model_worker.js", "swiglu_model.js", "swiglu_model.wasm", "answers.txt"])
       expect(asked.filter((p) => p.endsWith("/" + f)).length === 1, `${f} fetched ${asked.filter((p) => p.endsWith("/" + f)).length} times`);
+    // The 2.4 MB shard: its header by a range, then the file whole (no Range), so the host sent its
+    // brotli twin (1.7 MB); nothing else of it.
+    const shard = site.log.slice(from).filter((r) => r.path.startsWith("/models/synthetic/") && r.path.endsWith(".safetensors"));
+    const whole = shard.filter((r) => r.range === "");
+    expect(whole.length === 1 && whole[0].encoding === "br" && shard.length === 2 && /^bytes=0-\d+$/.test(shard.find((r) => r.range).range),
+      `the shard's requests: ${JSON.stringify(shard)}`);
     expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
     await page.context().close();
   });

@@ -397,40 +397,113 @@ static std::vector<std::pair<uint64_t, uint64_t>> tensor_extents(const std::stri
   return out;
 }
 
-TEST_CASE("the built-in model's weights come in a few large ranges, never touching its decoys", "[model][loader]") {
+TEST_CASE("the built-in model's weights: its small file whole, in one request; a larger one in a few ranges, never touching its decoys",
+          "[model][loader]") {
   // The page's default model (2.4 MB, 320 tensors, 152 of them 256 bytes or less) was a request
   // per tensor, one at a time: 17-21 s on loopback, 49 s behind a host answering after 100 ms.
-  loader_fixture f(synth_model_planted_make());
-  f.opt.fetch.chunk_bytes = CKPT_CHUNK_BYTES;  // the page's own sizes
-  f.open();
-  f.settle();
-  REQUIRE(f.loader->phase() == MODEL_READY);
-  const std::string shard = "model.safetensors-00001-of-00001.safetensors";
-  REQUIRE(f.files.files.count(shard));
-  int weight_requests = 0;
-  uint64_t asked = 0;
-  for (size_t i = 0; i < f.net.requested.size(); i++) {
-    if (f.net.requested[i] != shard || f.net.requested_ranges[i].first == 0) continue;  // (the header starts at 0)
-    weight_requests++;
-    asked += f.net.requested_ranges[i].second - f.net.requested_ranges[i].first;
-    for (const char* decoy : {"mtp.", "model.visual."})
-      for (const auto& d : tensor_extents(f.files.files[shard], decoy)) {
-        INFO(decoy << " at " << d.first);
-        CHECK((f.net.requested_ranges[i].second <= d.first || f.net.requested_ranges[i].first >= d.second));
+  // Now it goes whole (no Range: a host may send it compressed); a file larger than that limit
+  // goes in ranges, which stop at the tensors nobody reads.
+  for (const bool small_file : {true, false}) {
+    INFO("asked for whole: " << small_file);
+    loader_fixture f(synth_model_planted_make());
+    f.opt.fetch.chunk_bytes = CKPT_CHUNK_BYTES;  // the page's own sizes
+    if (!small_file) f.opt.fetch.whole_file_bytes = 1 << 20;  // the 2.4 MB file is over it
+    f.open();
+    f.settle();
+    REQUIRE(f.loader->phase() == MODEL_READY);
+    const std::string shard = "model.safetensors-00001-of-00001.safetensors";
+    REQUIRE(f.files.files.count(shard));
+    int weight_requests = 0, whole_requests = 0;
+    uint64_t asked = 0;
+    for (size_t i = 0; i < f.net.requested.size(); i++) {
+      if (f.net.requested[i] != shard) continue;
+      const auto range = f.net.requested_ranges[i];
+      if (range.first == 0 && range.second == 0) {
+        whole_requests++;
+        continue;
       }
+      if (range.first == 0) continue;  // (the header starts at 0)
+      weight_requests++;
+      asked += range.second - range.first;
+      for (const char* decoy : {"mtp.", "model.visual."})
+        for (const auto& d : tensor_extents(f.files.files[shard], decoy)) {
+          INFO(decoy << " at " << d.first);
+          CHECK((range.second <= d.first || range.first >= d.second));
+        }
+    }
+    INFO("weight requests " << weight_requests << ", whole " << whole_requests);
+    if (small_file) {
+      CHECK(whole_requests == 1);
+      CHECK(weight_requests == 0);
+    } else {
+      CHECK(whole_requests == 0);
+      CHECK(weight_requests >= 1);
+      CHECK(weight_requests <= 10);
+      CHECK(asked == f.loader->download_bytes());  // the language model's bytes, each once
+    }
+    // The same weights as the file reader's.
+    CHECK(f.loader_logits({1, 2, 3}) == file_logits(&f.files, {1, 2, 3}));
+    // A reload reads the cache's records back one by one: no weight byte from the host.
+    const uint64_t first = f.net.network_bytes;
+    f.open();
+    f.settle();
+    CHECK(f.loader->phase() == MODEL_READY);
+    CHECK(f.net.network_bytes - first < (64u << 10) + 40000);  // the config, the index, the header
   }
-  INFO("weight requests " << weight_requests);
-  CHECK(weight_requests >= 1);
-  CHECK(weight_requests <= 10);
-  CHECK(asked == f.loader->download_bytes());  // the language model's bytes, each once
-  // The same weights as the file reader's.
-  CHECK(f.loader_logits({1, 2, 3}) == file_logits(&f.files, {1, 2, 3}));
-  // A reload reads the cache's records back one by one: no weight byte from the host.
-  const uint64_t first = f.net.network_bytes;
-  f.open();
-  f.settle();
-  CHECK(f.loader->phase() == MODEL_READY);
-  CHECK(f.net.network_bytes - first < (64u << 10) + 40000);  // the config, the index, the header
+}
+
+TEST_CASE("a small file asked for whole: a body cut short or another version is not used; Retry, ranges and a new header recover",
+          "[model][loader]") {
+  const std::string shard = "model.safetensors-00001-of-00001.safetensors";
+  const std::map<std::string, std::string> good = synth_model_planted_make();
+  for (const char* fault : {"truncate", "changed", "renamed"}) {
+    INFO(fault);
+    loader_fixture f(good);
+    f.opt.fetch.chunk_bytes = CKPT_CHUNK_BYTES;
+    f.net.etags[shard] = "\"v1\"";
+    const bool truncate = std::string(fault) == "truncate", renamed = std::string(fault) == "renamed";
+    if (renamed) {  // a host that names its whole answers otherwise (Apache's compressed ones): the same file
+      f.net.whole_etags[shard] = "\"v1-gzip\"";
+      f.open();
+      f.settle();
+      REQUIRE(f.loader->phase() == MODEL_READY);
+      CHECK(f.loader->chunk_failures().empty());
+      CHECK(f.loader_logits({1, 2, 3}) == file_logits(&f.files, {1, 2, 3}));
+      int whole = 0, ranged = 0;
+      for (size_t i = 0; i < f.net.requested.size(); i++)
+        if (f.net.requested[i] == shard) (f.net.requested_ranges[i].second == 0 ? whole : ranged)++;
+      CHECK(whole == 1);   // once, then its ranges
+      CHECK(ranged >= 2);  // the header, the weights
+      CHECK(ranged <= 4);
+      continue;
+    }
+    // The whole file's first answer (not the header's): cut halfway, or a 503 after which the host
+    // replaces the file (new values, a new ETag).
+    fetch_fault& first = f.net.faults[shard];
+    first.times = 1, first.from_byte = 1;
+    if (truncate) first.truncate = true;
+    else first.status = 503;
+    f.open();
+    f.settle();
+    CHECK(f.loader->phase() == MODEL_LOADING);
+    const std::vector<opener_failure> e = f.loader->chunk_failures();
+    REQUIRE_FALSE(e.empty());
+    CHECK(e[0].error.fault == (truncate ? STREAM_TRUNCATED : STREAM_SERVER));
+    if (!truncate) {
+      REQUIRE(synth_model_fill_bf16(&f.files.files, "model.language_model.norm.weight", 0x3F80));
+      f.net.etags[shard] = "\"v2\"";
+    }
+    f.loader->retry(f.now);
+    f.settle();
+    REQUIRE(f.loader->phase() == MODEL_READY);
+    CHECK(f.loader_logits({1, 2, 3}) == file_logits(&f.files, {1, 2, 3}));  // the host's file as it is now
+    int whole = 0;
+    for (size_t i = 0; i < f.net.requested.size(); i++)
+      whole += f.net.requested[i] == shard && f.net.requested_ranges[i] == std::make_pair<uint64_t, uint64_t>(0, 0);
+    // The answer not used and the one asked again (a new version's: not used either, the file then
+    // read by ranges, which found the new version, and its header read again).
+    CHECK(whole == 2);
+  }
 }
 
 // One range that fails does not stop the others: the load keeps moving (the views say "Loading"
@@ -500,7 +573,8 @@ TEST_CASE("a tensor holding NaN in the middle of a range fails alone; its neighb
   int weight_requests = 0;
   for (size_t i = 0; i < f.net.requested.size(); i++)
     weight_requests += f.net.requested[i].find(".safetensors") != std::string::npos &&
-                       f.net.requested[i].find(".json") == std::string::npos && f.net.requested_ranges[i].first > 0;
+                       f.net.requested[i].find(".json") == std::string::npos &&
+                       (f.net.requested_ranges[i].first > 0 || f.net.requested_ranges[i].second == 0);  // (a range past the header, or the whole file)
   CHECK(weight_requests == 2);
   // The host is fixed (the same size, no ETag: the same file to the page); Retry asks for that tensor alone.
   f.files.files = good;

@@ -28,7 +28,8 @@ const unsigned char* range_answer_slice(const fetch_request& q, const file_ident
   const unsigned char* body = (const unsigned char*)r.body;
   if (r.status != 200 && r.status != 206) return *e = fetch_answer_error(r), nullptr;
   if (r.cut) return *e = stream_error_of(STREAM_NO_RANGE), nullptr;  // more than a range: the host ignores Range
-  if (begin < q.begin || length > q.length || begin - q.begin > q.length - length)
+  const uint64_t asked = q.length ? q.length : id.size;  // length 0: the whole file was asked for
+  if (begin < q.begin || length > asked || begin - q.begin > asked - length)
     return *e = stream_error_of(STREAM_WRONG_RANGE), nullptr;  // not a slice of what was asked: the caller's mistake
   if (r.status == 206) {
     // The identity first: a replaced file's range is no use wherever it starts.

@@ -72,6 +72,7 @@ int tensor_fetch::add(const checkpoint_opened& opened, const tensor_rows& what) 
   if (shards_.size() < opened.shards.size()) {
     shards_.resize(opened.shards.size());
     shard_held_.resize(opened.shards.size(), 0);
+    ranges_only_.resize(opened.shards.size(), 0);
     shard_order_.resize(opened.shards.size());
     layout_.resize(opened.shards.size());
     never_read_.resize(opened.shards.size());

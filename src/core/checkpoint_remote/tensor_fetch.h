@@ -8,7 +8,8 @@
 // into one range of up to range_bytes (chunk_ranges.h: the norms and biases between two matrices
 // ride along; a small gap of bytes nobody asked for is read through, a tensor nobody planned never),
 // at most max_in_flight requests at once, several to one file (the page's range requests go past
-// the browser's HTTP cache, which raced itself on two ranges of one URL). A chunk whose record the
+// the browser's HTTP cache, which raced itself on two ranges of one URL). A small file most of
+// which is wanted goes whole, without Range, so that a host may send it compressed. A chunk whose record the
 // verified cache holds is read from there alone, never from the network.
 //
 // Each chunk's slice of an answer is checked on its own against the request and its file's
@@ -48,6 +49,9 @@ double tensor_fetch_clock();
 // Cached records read at once, beside them: each read waits for the storage to open its file (a
 // few ms in OPFS), so a warm start of a thousand records keeps several waiting to fill that time.
 #define CKPT_CACHE_READS_IN_FLIGHT 16
+// A file no larger than this, most of which is wanted now, is asked for whole (no Range), so a host
+// may send it compressed: the built-in model's 2.4 MB shard goes as 1.7 MB of brotli.
+#define CKPT_WHOLE_FILE_BYTES (4ull << 20)
 // Raw bytes in flight and waiting for their conversion: what the thread's heap holds of them at
 // once (plus the answer being copied in), as two 2 MiB chunks each way did before ranges.
 #define CKPT_RAW_BUDGET (8ull << 20)
@@ -56,6 +60,7 @@ struct tensor_fetch_options {
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint64_t range_bytes = CKPT_RANGE_BYTES;        // the most one request asks for (at least a chunk)
   uint64_t gap_bytes = CKPT_RANGE_GAP_BYTES;      // bytes nobody asked for a range may read through
+  uint64_t whole_file_bytes = CKPT_WHOLE_FILE_BYTES;  // a file this small may be asked for whole (0: never)
   int max_in_flight = CKPT_RANGES_IN_FLIGHT;
   int max_cache_reads = CKPT_CACHE_READS_IN_FLIGHT;
   uint64_t raw_budget = CKPT_RAW_BUDGET;
@@ -214,6 +219,7 @@ struct tensor_fetch final : fetch_sink {
   std::string cache_key(int t, const tensor_chunk& c) const;
   bool record_cached(const fetch_item& it) const;
   bool converting(int item) const;
+  bool whole_file_wanted(int shard, uint64_t asked, uint64_t held, uint64_t room) const;
   // `network`, `cache`: whether a request of each kind may start now.
   bool start_next(double now, bool network, bool cache);
   void start_request(int shard, bool cache_read, const std::vector<int>& items, const fetch_request& q, double now);
@@ -237,6 +243,7 @@ struct tensor_fetch final : fetch_sink {
   std::vector<tensor_state> tensors_;
   std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
   std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
+  std::vector<char> ranges_only_;       // its whole answer was another version: never asked whole again
   std::vector<std::vector<int>> shard_order_;  // each shard's chunk items by file offset
   // Each shard's tensors as its header lists them (file bytes, and whether one is planned), and
   // from them the extents of those never planned: a range stops at them.

@@ -15,7 +15,7 @@ bool tensor_fetch::record_cached(const fetch_item& it) const {
 uint64_t tensor_fetch::raw_bytes_in_flight() const {
   uint64_t n = 0;
   for (const fetch_item& r : ranges_.items)
-    if (r.state == FETCH_ITEM_LOADING && !range_[r.owner_tag].cache_read) n += r.request.length;
+    if (r.state == FETCH_ITEM_LOADING && !range_[r.owner_tag].cache_read) n += r.bytes;
   return n;
 }
 
@@ -30,7 +30,7 @@ std::vector<int> tensor_fetch::range_members(const fetch_item& range) const {
 void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<int>& items, const fetch_request& q, double now) {
   fetch_item r;
   r.request = q;
-  r.bytes = q.length;
+  r.bytes = q.length ? q.length : shards_[shard].size;  // (length 0: the whole file)
   r.needed = true;
   r.owner_tag = (int)range_.size();
   ranges_.items.push_back(r);
@@ -45,6 +45,16 @@ void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<i
     c.not_before = 0;
     c.error = stream_error();
   }
+}
+
+// A small file (at most whole_file_bytes) of which a request would bring at least half is asked
+// for whole, without Range: a host may then send it compressed (a checkpoint's BF16 values go in
+// about 70 % of their bytes as brotli), which it never does for a range, whose offsets must hold.
+// The rest of the file is read through, whatever it holds: a few bytes, as the file is small.
+bool tensor_fetch::whole_file_wanted(int shard, uint64_t asked, uint64_t held, uint64_t room) const {
+  const uint64_t file_size = shards_[shard].size;
+  if (ranges_only_[shard] || file_size == 0 || file_size > options_.whole_file_bytes || asked * 2 < file_size) return false;
+  return held == 0 || file_size <= room;
 }
 
 // The most urgent chunk wanted now whose kind of request may start (a cached record while the
@@ -98,6 +108,12 @@ bool tensor_fetch::start_next(double now, bool network, bool cache) {
   q.begin = candidates[first].begin;
   q.length = candidates[last].begin + candidates[last].bytes - q.begin;
   q.max_bytes = range_max_bytes(q.length, options_.chunk_bytes);
+  uint64_t asked = 0;
+  for (size_t k = first; k <= last; k++) asked += candidates[k].bytes;
+  if (whole_file_wanted(shard, asked, held, room)) {  // no Range: the host may compress it
+    q.begin = q.length = 0;
+    q.max_bytes = range_max_bytes(shards_[shard].size, options_.chunk_bytes);
+  }
   start_request(shard, false, std::vector<int>(items.begin() + (long)first, items.begin() + (long)last + 1), q, now);
   return true;
 }
@@ -178,6 +194,14 @@ void tensor_fetch::on_range_bytes(fetch_item* range, const fetch_response& r, do
     stream_error e;
     const unsigned char* raw = range_answer_slice(range->request, shards_[shard], r, c.request.begin, c.request.length, &e);
     if (!raw) {
+      // A whole answer of another version: some hosts name a compressed answer otherwise than
+      // the file (Apache's "-gzip" ETag), so it proves nothing; none of it is used, and this file
+      // is read by ranges from now on, whose answers tell whether it really changed.
+      if (range->request.length == 0 && (e.fault == STREAM_FILE_CHANGED || e.fault == STREAM_SIZE_CONFLICT)) {
+        ranges_only_[shard] = 1;
+        for (int each : range_members(*range)) fetch_queue_refetch(&chunks_.items[each]);
+        return;
+      }
       if (e.fault == STREAM_FILE_CHANGED) return shard_changed(shard);
       fetch_queue_fail(&chunks_, &c, e);
       continue;

@@ -110,7 +110,7 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   requested_ranges.push_back({q.begin, q.begin + q.length});
   fetch_fault f;
   auto fi = faults.find(file);
-  if (fi != faults.end() && fi->second.times != 0 && q.begin >= fi->second.from_byte) {
+  if (fi != faults.end() && fi->second.times != 0 && (q.length == 0 || q.begin >= fi->second.from_byte)) {
     f = fi->second;
     if (fi->second.times > 0) fi->second.times--;
   }
@@ -140,6 +140,8 @@ bool native_fetch::answer(const request& rq, fetch_response* r, std::string* bod
   if (tag != etags.end()) r->etag = tag->second;
   r->repo_commit = repo_commit;
   const bool ranged = q.length > 0 && !f.ignore_range;
+  auto whole_tag = whole_etags.find(file);
+  if (!ranged && whole_tag != whole_etags.end()) r->etag = whole_tag->second;
   if (ranged && q.begin >= size) {
     r->status = 416;
     return true;

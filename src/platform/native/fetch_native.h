@@ -28,7 +28,7 @@ struct fetch_fault {
   double retry_after = -1; // with status 429: the Retry-After it sends
   bool redirect_failed = false;  // status 0 after a redirect the browser would not follow
   int times = -1;          // how many requests it hits (-1: all)
-  uint64_t from_byte = 0;  // only ranges that begin here or later (a file's weights, its header read whole)
+  uint64_t from_byte = 0;  // only ranges that begin here or later, and the whole file (its weights, not its header)
 };
 
 struct native_fetch : fetch_client {
@@ -36,6 +36,9 @@ struct native_fetch : fetch_client {
   std::string base;  // URLs under this prefix map to files; others are 404
   std::map<std::string, fetch_fault> faults;  // by file name
   std::map<std::string, std::string> etags;   // the ETag each file is sent with (none when absent)
+  // Where a whole answer (no Range) is sent with another ETag than the file's ranges: Apache names
+  // its compressed answers so ("\"v1-gzip\"").
+  std::map<std::string, std::string> whole_etags;
   std::string repo_commit;                     // sent with every answer as the Hub's X-Repo-Commit ("" : none)
   std::map<std::string, std::string> cache;
   size_t cache_quota = (size_t)-1, cache_used = 0;  // the storage's quota (full: "quota")
