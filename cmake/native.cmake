@@ -78,15 +78,17 @@ add_custom_command(OUTPUT ${DEFAULT_MODEL}/${DEFAULT_MODEL_SHARD}.br
 add_custom_target(default_model ALL DEPENDS ${DEFAULT_MODEL}/config.json ${DEFAULT_MODEL}/answers.txt
                   ${DEFAULT_MODEL}/${DEFAULT_MODEL_SHARD}.br)
 if(SWIGLU_WASM_DIR)
-  # (the copy gives every file the time of copying, in no set order; a twin older than its file is
-  # not sent by tools/serve.mjs, so the twins' times are set after it)
-  list(TRANSFORM DEFAULT_MODEL_TWINS PREPEND ${SWIGLU_WASM_DIR}/site/models/synthetic/ OUTPUT_VARIABLE site_twins)
-  set(site_twin_files ${site_twins})
-  list(TRANSFORM site_twin_files APPEND .br)
-  list(TRANSFORM site_twins APPEND .gz)
+  # (the copy gives every file the time of copying, in no set order, and a twin older than its file
+  # is not sent by tools/serve.mjs: the twins' times are set after it. The site's twins go first, so
+  # one that compress_site.mjs no longer makes, as it does not pay, is not left behind)
+  list(TRANSFORM DEFAULT_MODEL_TWINS PREPEND ${SWIGLU_WASM_DIR}/site/models/synthetic/ OUTPUT_VARIABLE site_br)
+  set(site_gz ${site_br})
+  list(TRANSFORM site_br APPEND .br)
+  list(TRANSFORM site_gz APPEND .gz)
   add_custom_command(TARGET default_model POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${site_br} ${site_gz}
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${DEFAULT_MODEL} ${SWIGLU_WASM_DIR}/site/models/synthetic
-    COMMAND ${CMAKE_COMMAND} -E touch ${site_twin_files} ${site_twins}
+    COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${site_br} ${site_gz}
     COMMENT "Copying the default whole model into the site" VERBATIM)
 endif()
 

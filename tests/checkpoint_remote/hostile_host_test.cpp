@@ -229,6 +229,22 @@ TEST_CASE("range check: each answer against its request and the file's identity,
   cut.cut = true;
   CHECK(!range_answer_bytes(q, id, cut, &e));
   CHECK(e.fault == STREAM_NO_RANGE);
+  // Asked for whole (length 0): any slice of the file; a compressed answer named with an
+  // encoding's suffix (Apache, Caddy) is the same version, any other name is not.
+  fetch_request whole;
+  CHECK(range_answer_slice(whole, id, answer(200, 0, 1000, 1000, "\"abc\""), 990, 10, &e) == (const unsigned char*)body.data() + 990);
+  CHECK(!range_answer_slice(whole, id, answer(200, 0, 1000, 1000, "\"abc\""), 991, 10, &e));
+  CHECK(e.fault == STREAM_WRONG_RANGE);
+  for (const char* same : {"\"abc-gzip\"", "W/\"abc-br\"", "\"abc-zstd\"", "\"abc-deflate\""})
+    CHECK(range_answer_slice(whole, id, answer(200, 0, 1000, 1000, same), 0, 1000, &e));
+  for (const char* other : {"\"abc-gz\"", "\"abcd-gzip\"", "\"ab-gzip\"", "\"abc\"-gzip", "\"-gzip\"", ""}) {
+    INFO(other);
+    CHECK(!range_answer_slice(whole, id, answer(200, 0, 1000, 1000, other), 0, 1000, &e));
+    CHECK(e.fault == STREAM_FILE_CHANGED);
+  }
+  CHECK(!range_answer_bytes(q, id, answer(200, 0, 1000, 1000, "\"abc-gzip\""), &e));  // (a range's answer: its own name only)
+  CHECK(!etag_same_encoded("\"x-gzip\"", ""));
+  CHECK(etag_same_encoded("", ""));
 }
 
 // [SECTION] item 22: every file is cut at its limit as it arrives

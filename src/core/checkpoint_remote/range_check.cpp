@@ -9,6 +9,15 @@ static std::string etag_core(const std::string& e) { return e.rfind("W/", 0) == 
 
 bool etag_same(const std::string& a, const std::string& b) { return etag_core(a) == etag_core(b); }
 
+bool etag_same_encoded(const std::string& answer, const std::string& file) {
+  const std::string a = etag_core(answer), f = etag_core(file);
+  if (etag_same(a, f)) return true;
+  if (f.size() < 2 || f.back() != '"' || a.size() < f.size() || a.compare(0, f.size() - 1, f, 0, f.size() - 1) != 0) return false;
+  for (const char* suffix : {"-gzip\"", "-br\"", "-zstd\"", "-deflate\""})
+    if (a.compare(f.size() - 1, std::string::npos, suffix) == 0) return true;
+  return false;
+}
+
 bool range_same_file(const file_identity& id, uint64_t size, const std::string& etag) {
   return size == id.size && etag_same(etag, id.etag);
 }
@@ -41,8 +50,10 @@ const unsigned char* range_answer_slice(const fetch_request& q, const file_ident
     return body + at;
   }
   // 200, the whole file: a shorter body than the file's size is a cut-short answer of the same
-  // file only if the host says the same version; otherwise it is another file.
-  if (!etag_same(r.etag, id.etag) || r.n > id.size) return *e = range_file_mismatch(id, r.n, r.etag), nullptr;
+  // file only if the host says the same version; otherwise it is another file. Asked for whole (no
+  // Range), the answer may be a compressed form of the file, which some hosts name with a suffix.
+  const bool same_version = q.length == 0 ? etag_same_encoded(r.etag, id.etag) : etag_same(r.etag, id.etag);
+  if (!same_version || r.n > id.size) return *e = range_file_mismatch(id, r.n, r.etag), nullptr;
   if (r.n < id.size) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, id.size), nullptr;
   if (begin > r.n || length > r.n - begin) return *e = stream_error_sizes(STREAM_TRUNCATED, r.n, begin + length), nullptr;
   return body + begin;

@@ -22,6 +22,9 @@ struct file_identity {
 
 // "W/\"x\"" and "\"x\"" name the same version (a proxy may weaken a strong ETag).
 bool etag_same(const std::string& a, const std::string& b);
+// The same, or the file's ETag with an encoding's suffix ("\"x-gzip\"", -br, -zstd, -deflate): how
+// Apache and Caddy name a compressed answer of the file "\"x\"" (a whole file asked without Range).
+bool etag_same_encoded(const std::string& answer, const std::string& file);
 // The answer's file is the identity's file: same size, same ETag (both sent, or neither).
 bool range_same_file(const file_identity& id, uint64_t size, const std::string& etag);
 // Why not: STREAM_FILE_CHANGED (another version: read it again), or STREAM_SIZE_CONFLICT (the

@@ -60,7 +60,7 @@ struct tensor_fetch_options {
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint64_t range_bytes = CKPT_RANGE_BYTES;        // the most one request asks for (at least a chunk)
   uint64_t gap_bytes = CKPT_RANGE_GAP_BYTES;      // bytes nobody asked for a range may read through
-  uint64_t whole_file_bytes = CKPT_WHOLE_FILE_BYTES;  // a file this small may be asked for whole (0: never)
+  uint64_t whole_file_bytes = CKPT_WHOLE_FILE_BYTES;  // a file this small (and within a range) may be asked for whole (0: never)
   int max_in_flight = CKPT_RANGES_IN_FLIGHT;
   int max_cache_reads = CKPT_CACHE_READS_IN_FLIGHT;
   uint64_t raw_budget = CKPT_RAW_BUDGET;
@@ -219,7 +219,7 @@ struct tensor_fetch final : fetch_sink {
   std::string cache_key(int t, const tensor_chunk& c) const;
   bool record_cached(const fetch_item& it) const;
   bool converting(int item) const;
-  bool whole_file_wanted(int shard, uint64_t asked, uint64_t held, uint64_t room) const;
+  bool whole_file_wanted(int shard, uint64_t wanted, uint64_t held, uint64_t room) const;
   // `network`, `cache`: whether a request of each kind may start now.
   bool start_next(double now, bool network, bool cache);
   void start_request(int shard, bool cache_read, const std::vector<int>& items, const fetch_request& q, double now);
@@ -243,7 +243,7 @@ struct tensor_fetch final : fetch_sink {
   std::vector<tensor_state> tensors_;
   std::vector<file_identity> shards_;   // the identity each shard's tensors were planned with
   std::vector<char> shard_held_;        // changed: nothing of it starts until replan_shard
-  std::vector<char> ranges_only_;       // its whole answer was another version: never asked whole again
+  std::vector<char> ranges_only_;       // its whole answer was not the file: never asked for whole again
   std::vector<std::vector<int>> shard_order_;  // each shard's chunk items by file offset
   // Each shard's tensors as its header lists them (file bytes, and whether one is planned), and
   // from them the extents of those never planned: a range stops at them.

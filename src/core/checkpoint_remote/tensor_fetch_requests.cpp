@@ -47,13 +47,16 @@ void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<i
   }
 }
 
-// A small file (at most whole_file_bytes) of which a request would bring at least half is asked
-// for whole, without Range: a host may then send it compressed (a checkpoint's BF16 values go in
-// about 70 % of their bytes as brotli), which it never does for a range, whose offsets must hold.
-// The rest of the file is read through, whatever it holds: a few bytes, as the file is small.
-bool tensor_fetch::whole_file_wanted(int shard, uint64_t asked, uint64_t held, uint64_t room) const {
+// A small file (at most whole_file_bytes, and no more than one range) at least half of which is
+// wanted now is asked for whole,
+// without Range: a host may then send it compressed (a checkpoint's BF16 values go in about 70 % of
+// their bytes as brotli), which it never does for a range, whose offsets must hold. The rest of the
+// file is read through, whatever it holds: a few bytes, as the file is small.
+bool tensor_fetch::whole_file_wanted(int shard, uint64_t wanted, uint64_t held, uint64_t room) const {
   const uint64_t file_size = shards_[shard].size;
-  if (ranges_only_[shard] || file_size == 0 || file_size > options_.whole_file_bytes || asked * 2 < file_size) return false;
+  if (ranges_only_[shard] || file_size == 0 || file_size > std::min(options_.whole_file_bytes, options_.range_bytes) ||
+      wanted * 2 < file_size)
+    return false;
   return held == 0 || file_size <= room;
 }
 
@@ -91,29 +94,36 @@ bool tensor_fetch::start_next(double now, bool network, bool cache) {
     items.push_back(i);
     candidates.push_back({c.request.begin, c.request.length});
   }
-  const range_span span = range_grow(candidates, at, std::max<uint64_t>(std::min(options_.range_bytes, room), seed->bytes),
-                                     options_.gap_bytes, never_read_[shard]);
   // Room in the converter: the seed's first, then outwards; a refusal ends the range there.
   auto begin = [&](size_t k) {
     const std::pair<int, int> m = item_chunk_[chunks_.items[items[k]].owner_tag];
     return converter_->tensor_chunk_begin(m.first, tensors_[m.first].plan.chunks[m.second]);
   };
   if (!begin(at)) return false;
-  size_t first = at, last = at;
-  while (last < span.last && begin(last + 1)) last++;
-  while (first > span.first && begin(first - 1)) first--;
   fetch_request q = seed->request;
   q.cache_key.clear();  // the network's: records are per chunk, stored once each is converted
   q.cache_first = false;
+  uint64_t wanted = 0;
+  for (const range_candidate& c : candidates) wanted += c.bytes;
+  if (whole_file_wanted(shard, wanted, held, room)) {
+    // No Range: the host may compress it. Every chunk it brings that the converter has room for
+    // comes with it (a chunk left out is asked for again by a range).
+    std::vector<int> members;
+    for (size_t k = 0; k < items.size(); k++)
+      if (k == at || begin(k)) members.push_back(items[k]);
+    q.begin = q.length = 0;
+    q.max_bytes = range_max_bytes(shards_[shard].size, options_.chunk_bytes);
+    start_request(shard, false, members, q, now);
+    return true;
+  }
+  const range_span span = range_grow(candidates, at, std::max<uint64_t>(std::min(options_.range_bytes, room), seed->bytes),
+                                     options_.gap_bytes, never_read_[shard]);
+  size_t first = at, last = at;
+  while (last < span.last && begin(last + 1)) last++;
+  while (first > span.first && begin(first - 1)) first--;
   q.begin = candidates[first].begin;
   q.length = candidates[last].begin + candidates[last].bytes - q.begin;
   q.max_bytes = range_max_bytes(q.length, options_.chunk_bytes);
-  uint64_t asked = 0;
-  for (size_t k = first; k <= last; k++) asked += candidates[k].bytes;
-  if (whole_file_wanted(shard, asked, held, room)) {  // no Range: the host may compress it
-    q.begin = q.length = 0;
-    q.max_bytes = range_max_bytes(shards_[shard].size, options_.chunk_bytes);
-  }
   start_request(shard, false, std::vector<int>(items.begin() + (long)first, items.begin() + (long)last + 1), q, now);
   return true;
 }
@@ -185,6 +195,17 @@ void tensor_fetch::on_fetch_response(uint32_t id, const fetch_response& r, doubl
 void tensor_fetch::on_range_bytes(fetch_item* range, const fetch_response& r, double now) {
   (void)now;
   const int shard = range_[range->owner_tag].shard;
+  // A whole answer that is not the file as its header came (another ETag or size, a 206, cut at
+  // its limit, short) is not used, and that file is read by ranges from then on, whose answers
+  // tell what happened (a file that changed is then caught by its ranges' identity). Some hosts
+  // name a compressed answer otherwise than the file, so another ETag proves nothing here.
+  stream_error whole_error;
+  if (range->request.length == 0 && (r.status == 200 || r.status == 206) &&
+      !range_answer_bytes(range->request, shards_[shard], r, &whole_error)) {
+    ranges_only_[shard] = 1;
+    for (int m : range_members(*range)) fetch_queue_refetch(&chunks_.items[m]);
+    return;
+  }
   for (int m : range_members(*range)) {
     fetch_item& c = chunks_.items[m];
     if (r.status == 429) {
@@ -194,14 +215,6 @@ void tensor_fetch::on_range_bytes(fetch_item* range, const fetch_response& r, do
     stream_error e;
     const unsigned char* raw = range_answer_slice(range->request, shards_[shard], r, c.request.begin, c.request.length, &e);
     if (!raw) {
-      // A whole answer of another version: some hosts name a compressed answer otherwise than
-      // the file (Apache's "-gzip" ETag), so it proves nothing; none of it is used, and this file
-      // is read by ranges from now on, whose answers tell whether it really changed.
-      if (range->request.length == 0 && (e.fault == STREAM_FILE_CHANGED || e.fault == STREAM_SIZE_CONFLICT)) {
-        ranges_only_[shard] = 1;
-        for (int each : range_members(*range)) fetch_queue_refetch(&chunks_.items[each]);
-        return;
-      }
       if (e.fault == STREAM_FILE_CHANGED) return shard_changed(shard);
       fetch_queue_fail(&chunks_, &c, e);
       continue;
