@@ -180,12 +180,20 @@ export async function waitIdle(page, timeout = WAIT_TIMEOUT) {
 // (while a download keeps it drawing) the same records over 3 frames drawn. Frames, not time: a
 // slow SwiftShader frame at 3x cannot cut it short.
 export async function settledItems(page, timeout = WAIT_TIMEOUT) {
+  return (await settledScreen(page, timeout)).items;
+}
+
+// The same, with the mirror's text read in the same moment: the pair a test compares ("every
+// number on screen is in the mirror") while the page may still change a label (the cache's size
+// as its records are written).
+export async function settledScreen(page, timeout = WAIT_TIMEOUT) {
   await page.evaluate(() => { window.labSettle = { last: "", since: -1 }; });
   const handle = await page.waitForFunction(() => {
     const now = JSON.stringify(window.labItems()), f = window.labFrames(), s = window.labSettle;
-    if (window.labIdle()) return now;
+    const both = () => JSON.stringify({ items: JSON.parse(now), text: document.getElementById("lab-text").textContent });
+    if (window.labIdle()) return both();
     if (now !== s.last) { s.last = now; s.since = f; return false; }
-    return f - s.since >= 3 && now;
+    return f - s.since >= 3 && both();
   }, null, { polling: "raf", timeout }).catch(() => { throw new Error("the page never settled"); });
   return JSON.parse(await handle.jsonValue());
 }
