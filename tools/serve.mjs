@@ -39,7 +39,8 @@ const CORS = {
 // options.faults: Map of file name -> { status, truncate, corrupt, drop, stall, ignoreRange, times }
 // (stall: the request is never answered, as on a dead link).
 // (times: how many requests it hits; absent: all). options.log: an array that gets one entry per
-// request: { path, range, status, encoding } (encoding: the twin sent, "br" or "gzip", or ""). options.mounts: modelMount()s, served before the root.
+// request: { path, range, status, encoding } (encoding: the twin sent, "br" or "gzip", or "").
+// options.mounts: modelMount()s, served before the root.
 export function createServer(root, options = {}) {
   root = path.resolve(root);
   const faults = options.faults || new Map();

@@ -575,7 +575,7 @@ TEST_CASE("a tensor holding NaN in the middle of a range fails alone; its neighb
   for (size_t i = 0; i < f.net.requested.size(); i++)
     weight_requests += f.net.requested[i].find(".safetensors") != std::string::npos &&
                        f.net.requested[i].find(".json") == std::string::npos &&
-                       (f.net.requested_ranges[i].first > 0 || f.net.requested_ranges[i].second == 0);  // (a range past the header, or the whole file)
+                       (f.net.requested_ranges[i].first > 0 || f.net.requested_ranges[i].second == 0);  // (past the header, or whole)
   CHECK(weight_requests == 2);
   // The host is fixed (the same size, no ETag: the same file to the page); Retry asks for that tensor alone.
   f.files.files = good;

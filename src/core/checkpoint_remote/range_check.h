@@ -39,8 +39,9 @@ stream_error range_file_mismatch(const file_identity& id, uint64_t size, const s
 const unsigned char* range_answer_bytes(const fetch_request& q, const file_identity& id, const fetch_response& r,
                                         stream_error* e);
 // One slice [begin, begin + length) of a ranged answer that asked for more (several tensors in one
-// range, or the whole file: q.length 0): the same checks, and each slice on its own, so a body cut short still gives the slices
-// that came whole (the others: STREAM_TRUNCATED). A slice outside the request is STREAM_WRONG_RANGE.
+// range, or the whole file: q.length 0): the same checks, and each slice on its own, so a body cut
+// short still gives the slices that came whole (the others: STREAM_TRUNCATED). A slice outside the
+// request is STREAM_WRONG_RANGE.
 const unsigned char* range_answer_slice(const fetch_request& q, const file_identity& id, const fetch_response& r, uint64_t begin,
                                         uint64_t length, stream_error* e);
 

@@ -9,8 +9,8 @@
 // ride along; a small gap of bytes nobody asked for is read through, a tensor nobody planned never),
 // at most max_in_flight requests at once, several to one file (the page's range requests go past
 // the browser's HTTP cache, which raced itself on two ranges of one URL). A small file most of
-// which is wanted goes whole, without Range, so that a host may send it compressed. A chunk whose record the
-// verified cache holds is read from there alone, never from the network.
+// which is wanted goes whole, without Range, so that a host may send it compressed. A chunk whose
+// record the verified cache holds is read from there alone, never from the network.
 //
 // Each chunk's slice of an answer is checked on its own against the request and its file's
 // identity (range_check.h), so a body cut short still gives the chunks that came whole, and a chunk
@@ -60,7 +60,7 @@ struct tensor_fetch_options {
   uint64_t chunk_bytes = CKPT_CHUNK_BYTES;
   uint64_t range_bytes = CKPT_RANGE_BYTES;        // the most one request asks for (at least a chunk)
   uint64_t gap_bytes = CKPT_RANGE_GAP_BYTES;      // bytes nobody asked for a range may read through
-  uint64_t whole_file_bytes = CKPT_WHOLE_FILE_BYTES;  // a file this small (and within a range) may be asked for whole (0: never)
+  uint64_t whole_file_bytes = CKPT_WHOLE_FILE_BYTES;  // a file this small (and within a range) may go whole (0: never)
   int max_in_flight = CKPT_RANGES_IN_FLIGHT;
   int max_cache_reads = CKPT_CACHE_READS_IN_FLIGHT;
   uint64_t raw_budget = CKPT_RAW_BUDGET;
