@@ -48,10 +48,10 @@ void tensor_fetch::start_request(int shard, bool cache_read, const std::vector<i
 }
 
 // A small file (at most whole_file_bytes, and no more than one range) at least half of which is
-// wanted now is asked for whole,
-// without Range: a host may then send it compressed (a checkpoint's BF16 values go in about 70 % of
-// their bytes as brotli), which it never does for a range, whose offsets must hold. The rest of the
-// file is read through, whatever it holds: a few bytes, as the file is small.
+// wanted now is asked for whole, without Range: a host may then send it compressed (a checkpoint's
+// BF16 values go in about 70 % of their bytes as brotli), which it never does for a range, whose
+// offsets must hold. The rest of the file is read through, whatever it holds: a few bytes, as the
+// file is small.
 bool tensor_fetch::whole_file_wanted(int shard, uint64_t wanted, uint64_t held, uint64_t room) const {
   const uint64_t file_size = shards_[shard].size;
   if (ranges_only_[shard] || file_size == 0 || file_size > std::min(options_.whole_file_bytes, options_.range_bytes) ||
