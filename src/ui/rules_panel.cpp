@@ -66,7 +66,7 @@ static void picked_unit(lab_state* s, const model_reply& r) {
   fires_on(r);
   widget_text_wrapped(std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON));
   for (const view_row& row : rules_picked_rows(r, *s)) model_row_draw(row);
-  widget_text_wrapped(std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + " " + rules_toward_text(r.picked.toward));
+  widget_text_wrapped(std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + " " + rules_toward_text(r, r.picked.toward));
   switch_button(s, r.picked.unit, false, "rules-picked-off");
   if (s->lock) return;  // a locked lesson keeps its views
   widget_same_line_if_fits(widget_button_width(tr(STR_RULES_WEIGHTS)));

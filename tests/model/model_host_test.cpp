@@ -131,6 +131,61 @@ TEST_CASE("the rule book's answer: the prompt's words, the next tokens before an
   CHECK(r.units[0].unit == (unit_ref{p.city_name_layer, p.city_name_unit}));
 }
 
+// The page's worker answers a new question twice under its id where the units' "writes toward"
+// lists are long to compute (one pass over the unembedding): first without the unknown ones, then
+// whole. (The bound 0 splits on this small model, which the worker answers whole at once.)
+TEST_CASE("a quick answer leaves out only the unknown toward lists, and the whole one follows with the same numbers", "[model][host]") {
+  host_fixture f;
+  f.host->open(kSite, 0);
+  f.settle();
+  REQUIRE(f.host->ready());
+  const synth_planted p;
+  model_question q;
+  q.id = 3;
+  q.text = "中国的首都是";
+  q.unit = {p.city_layer, p.city_unit};
+  const model_reply quick = f.host->answer(q, 0);
+  CHECK(quick.toward_pending);
+  CHECK(quick.forward_ms > 0);  // the pass runs in the quick answer
+  REQUIRE(quick.units.size() == 10);
+  for (const model_unit_row& u : quick.units) CHECK(u.toward.empty());
+  CHECK(quick.picked.toward.empty());
+  CHECK(f.host->answer(q, 0).toward_pending);  // asked quick again before the whole one: still pending
+  const model_reply full = f.host->answer(q);
+  CHECK(!full.toward_pending);
+  CHECK(full.forward_ms == 0);  // the pass was kept
+  CHECK(full.picked.toward[0].piece == "北京");
+  // Everything but the lists (and the pass's time) is the quick answer's, as a fresh host computes it whole.
+  model_reply same = full;
+  same.toward_pending = true;
+  same.forward_ms = quick.forward_ms;
+  for (model_unit_row& u : same.units) u.toward.clear();
+  same.picked.toward.clear();
+  CHECK(same == quick);
+  // The worker's bound: this model's lists are cheap, so its first answer is already whole.
+  host_fixture h;
+  h.host->open(kSite, 0);
+  h.settle();
+  REQUIRE(h.host->ready());
+  model_reply at_once = h.host->answer(q, MODEL_TOWARD_SPLIT_MACS);
+  CHECK(!at_once.toward_pending);
+  at_once.forward_ms = 0;
+  CHECK(at_once == full);
+  host_fixture g;
+  g.host->open(kSite, 0);
+  g.settle();
+  REQUIRE(g.host->ready());
+  model_reply fresh = g.host->answer(q);
+  fresh.forward_ms = 0;
+  CHECK(fresh == full);
+  // Known lists come at once: a switch-off keeps the units (of the run without it), nothing pending.
+  q.off = {{p.city_layer, p.city_unit}};
+  const model_reply off = f.host->answer(q, 0);
+  CHECK(!off.toward_pending);
+  REQUIRE(off.units.size() == 10);
+  CHECK(off.units[0].toward == full.units[0].toward);
+}
+
 TEST_CASE("the gates view's in=stream: counts on the stream each layer reads, and on the lessons' shortcut", "[model][host]") {
   host_fixture f;
   f.host->open(kSite, 0);

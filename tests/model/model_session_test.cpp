@@ -2,6 +2,8 @@
 // status from frame to frame.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "core/experiments/model_session.h"
 
 namespace {
@@ -92,4 +94,75 @@ TEST_CASE("progress pace: a held-back figure is pending until shown, and never k
   CHECK(pace.take(400, 1.2 + LAB_PROGRESS_EVERY_S) == 300);
   CHECK(pace.pending(1.2 + LAB_PROGRESS_EVERY_S));
   CHECK_FALSE(pace.pending(1.2 + 3 * LAB_PROGRESS_EVERY_S));  // nobody draws it any more: no frames for it
+}
+
+namespace {
+// A ready model whose answers the test hands over by id, as the worker posts them.
+struct answering_service final : model_service {
+  model_status now;
+  uint32_t asks = 0;
+  std::map<uint32_t, model_reply> posted;
+  uint32_t model_open(const std::string&) override { return 1; }
+  void model_go() override {}
+  void model_cancel() override {}
+  void model_retry() override {}
+  uint64_t model_clear_cache() override { return 0; }
+  uint64_t model_cache_bytes() const override { return 0; }
+  uint32_t model_ask(const model_question&) override { return ++asks; }
+  model_status model_status_now() override { return now; }
+  uint64_t model_status_changes() const override { return 1; }
+  bool model_poll(uint32_t id, model_reply* out) override {
+    auto it = posted.find(id);
+    if (it == posted.end()) return false;
+    *out = it->second;
+    posted.erase(it);
+    return true;
+  }
+};
+
+model_reply reply_with_units(uint32_t id, bool pending) {
+  model_reply r;
+  r.id = id;
+  r.prompt = {{1, "a"}};
+  r.top = {{{2, "b"}, 0.5, 0.5}};
+  r.units = {{{23, 75}, 1.5f, pending ? std::vector<token_text>() : std::vector<token_text>{{2, "b"}}}};
+  r.toward_pending = pending;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("model session: a first answer without the units' lists is shown, the question stays asked until the whole one") {
+  answering_service service;
+  service.now.phase = MODEL_STATUS_READY;
+  service.now.generation = 1;
+  service.now.name = "test/model";
+  service.now.layers = 24, service.now.hidden = 64, service.now.intermediate = 192, service.now.vocab = 512;
+  model_session ms;
+  lab_state s = lab_state_default();
+  s.view = LAB_VIEW_RULES;
+  model_session_frame(&ms, s, &service, 1.0);
+  REQUIRE(service.asks == 1);
+  REQUIRE(ms.pending == 1);
+
+  service.posted[1] = reply_with_units(1, true);
+  model_session_frame(&ms, s, &service, 1.1);
+  CHECK(model_session_current(ms, s));  // the next tokens are shown
+  CHECK(ms.reply.toward_pending);
+  CHECK(ms.pending == 1);  // the rest is awaited under the same id, not asked again
+  lab_state link = s;
+  CHECK(!model_session_add_to_link(ms, &link));  // a link carries whole answers only
+  CHECK(link.answers.empty());
+  model_session_frame(&ms, s, &service, 1.2);
+  CHECK(service.asks == 1);
+
+  service.posted[1] = reply_with_units(1, false);
+  model_session_frame(&ms, s, &service, 1.3);
+  CHECK(ms.pending == 0);
+  CHECK(!ms.reply.toward_pending);
+  REQUIRE(ms.reply.units.size() == 1);
+  CHECK(ms.reply.units[0].toward.size() == 1);
+  CHECK(model_session_current(ms, s));
+  CHECK(service.asks == 1);
+  CHECK(model_session_add_to_link(ms, &link));
+  CHECK(!link.answers.empty());
 }

@@ -157,6 +157,7 @@ static void check_step(model_session* ms) {
   if (c.check_pending) {
     model_reply r;
     if (!ms->service->model_poll(c.check_pending, &r)) return;
+    if (r.toward_pending) return;  // compared whole: the rest follows under the same id
     c.check_pending = 0;
     if (!reply_not_ready(r)) c.check_replies.push_back(r);  // not ready: asked again
   }
@@ -261,7 +262,9 @@ static void model_frame(model_session* ms, const lab_state& s, model_service* se
   if (ms->pending) {
     model_reply r;
     if (service->model_poll(ms->pending, &r)) {
-      ms->pending = 0;
+      // A first answer without the units' lists is shown at once; the whole one follows under
+      // the same id, so the question stays pending.
+      if (!r.toward_pending) ms->pending = 0;
       if (reply_not_ready(r) && ms->not_ready_replies < MODEL_NOT_READY_ASKS) {
         ms->not_ready_replies++;
       } else {
@@ -288,7 +291,7 @@ void model_session_use_model(model_session* ms) {
 }
 
 bool model_session_add_to_link(const model_session& ms, lab_state* s) {
-  if (ms.carried.shown || ms.precomputed_shown || !ms.have_reply || ms.reply.error.failed()) return false;
+  if (ms.carried.shown || ms.precomputed_shown || !ms.have_reply || ms.reply.toward_pending || ms.reply.error.failed()) return false;
   class_answers a = ms.carried.answers;
   if (a.answers.empty()) a = class_answers_for(ms.status, s->model);  // the first: the model as this page opened it
   carried_answer add;

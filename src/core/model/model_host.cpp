@@ -274,7 +274,7 @@ static double clock_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-model_reply model_host::answer(const model_question& q) {
+model_reply model_host::answer(const model_question& q, uint64_t split_above_macs) {
   model_reply r;
   r.id = q.id;
   if (!ready()) {
@@ -329,19 +329,25 @@ model_reply model_host::answer(const model_question& q) {
     std::vector<unit_ref> missing;
     for (const unit_activation& u : top_units)
       if (!toward_.count(u.unit)) missing.push_back(u.unit);
-    if (q.unit.layer >= 0 && !toward_.count(q.unit)) missing.push_back(q.unit);
-    const std::vector<std::vector<token_score>> found = units_write_toward(w, missing, MODEL_TOWARD_TOKENS);
-    for (size_t i = 0; i < missing.size(); i++)
-      if (!found[i].empty()) toward_.emplace(missing[i], tokens(found[i]));
+    if (model_has_unit(w.spec, q.unit) && !toward_.count(q.unit)) missing.push_back(q.unit);
+    const uint64_t macs = (uint64_t)missing.size() * (uint64_t)w.spec.base.vocab * (uint64_t)w.spec.base.hidden;
+    r.toward_pending = !missing.empty() && macs > split_above_macs;
+    if (!r.toward_pending) {
+      const std::vector<std::vector<token_score>> found = units_write_toward(w, missing, MODEL_TOWARD_TOKENS);
+      for (size_t i = 0; i < missing.size(); i++)
+        if (!found[i].empty()) toward_.emplace(missing[i], tokens(found[i]));
+    }
   }
-  for (const unit_activation& u : top_units) r.units.push_back({u.unit, u.value, toward(u.unit)});
+  // (Pending: the lists known so far, the others empty.)
+  auto toward_known = [&](const unit_ref& u) { return r.toward_pending && !toward_.count(u) ? std::vector<token_text>() : toward(u); };
+  for (const unit_activation& u : top_units) r.units.push_back({u.unit, u.value, toward_known(u.unit)});
   if (model_has_unit(w.spec, q.unit)) {
     const size_t F = (size_t)w.spec.base.intermediate;
     // What the unit computes, silu(gate) * up: the run's activation, or for a unit switched off
     // (the model uses 0 in its place) the product of its two factors.
     const bool off = std::find(q.off.begin(), q.off.end(), q.unit) != q.off.end();
     r.picked.unit = q.unit;
-    r.picked.toward = toward(q.unit);
+    r.picked.toward = toward_known(q.unit);
     const model_layer_weights& L = w.layers[(size_t)q.unit.layer];
     std::vector<float> up_row((size_t)L.up.cols);
     L.up.row_f32(q.unit.unit, up_row.data());

@@ -21,6 +21,10 @@
 
 #define MODEL_TOKENIZER_FILE "tokenizer.json"
 #define MODEL_TOKENIZER_MAX_BYTES (64u << 20)  // Qwen3's is 11 MB, Qwen3.5's about 12 MB
+// Above this many multiply-adds (the units' down columns against the whole unembedding) the page's
+// worker sends the next tokens first and the units' lists after: Qwen3.5-0.8B's ten units cost
+// 2.5e9 (about 0.45 s in the worker), the built-in model's 0.3e6 (answered whole at once).
+#define MODEL_TOWARD_SPLIT_MACS (1ull << 26)
 
 struct model_host final : fetch_sink {
   explicit model_host(fetch_client* client, model_loader_options options = {});
@@ -36,7 +40,10 @@ struct model_host final : fetch_sink {
   bool ready() const { return loader_ && loader_->phase() == MODEL_READY && !tokenizer_pending_; }
   bool converting() const { return loader_ && loader_->converting(); }  // bytes in, waiting for their slices
   // Runs what the question needs (the model must be ready; otherwise the reply's error says so).
-  model_reply answer(const model_question& q);
+  // What the units write toward, where it is not known yet and would cost more than
+  // `split_above_macs` multiply-adds, is left out (toward_pending): the same question asked again
+  // without the bound then computes just that (the page's worker: MODEL_TOWARD_SPLIT_MACS).
+  model_reply answer(const model_question& q, uint64_t split_above_macs = UINT64_MAX);
   const model_weights* weights() const { return loader_ ? &loader_->weights() : nullptr; }
 
   // [SECTION] fetch_sink: tokenizer.json

@@ -104,7 +104,8 @@ std::vector<view_row> rules_picked_rows(const model_reply& r, const lab_state& s
   return rows;
 }
 
-std::string rules_toward_text(const std::vector<token_text>& toward) {
+std::string rules_toward_text(const model_reply& r, const std::vector<token_text>& toward) {
+  if (toward.empty() && r.toward_pending) return "…";  // on its way (model_reply's toward_pending)
   std::string out;
   for (const token_text& t : toward) out += (out.empty() ? "" : " ") + model_token_text(t);
   return out;
@@ -128,7 +129,7 @@ std::vector<view_row> rules_unit_rows(const model_reply& r, const lab_state& s) 
     if (rules_unit_is_picked(s, u.unit))
       row.note = off ? row.note + tr(STR_MIRROR_SEP) + tr(STR_PICKED) : std::string(tr(STR_PICKED)), row.note_tone = off ? TONE_RELU : TONE_LIVE;
     row.cells.push_back({"", fmt6(u.value), TONE_OPEN});
-    row.cells.push_back({tr(STR_RULES_TOWARD), rules_toward_text(u.toward), TONE_PLAIN});
+    row.cells.push_back({tr(STR_RULES_TOWARD), rules_toward_text(r, u.toward), TONE_PLAIN});
     row.bar = top > 0 ? std::fabs(u.value) / top : 0;
     rows.push_back(row);
   }

@@ -14,7 +14,8 @@
 
 // [SECTION] the mirror
 bool carried_add_shown(const model_session& ms, const lab_state& s) {
-  return !ms.carried.shown && model_view_ready(ms, s) && !ms.precomputed_shown && !s.lock;
+  // (Not before the whole answer: a link carries what the units write toward too.)
+  return !ms.carried.shown && model_view_ready(ms, s) && !ms.precomputed_shown && !ms.reply.toward_pending && !s.lock;
 }
 
 std::string carried_add_button(const model_session& ms) {
@@ -68,7 +69,7 @@ static std::string rules_answer_text(const lab_state& s, const model_reply& r) {
   out += std::string(tr(STR_RULES_FIRES)) + tr(STR_MIRROR_COLON) + model_prompt_text(r) + "\n";
   out += std::string(tr(STR_RULES_CONDITION)) + tr(STR_MIRROR_COLON) + "\n";
   for (const view_row& row : rules_picked_rows(r, s)) out += view_row_line(row) + "\n";
-  out += std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + rules_toward_text(r.picked.toward) + "\n";
+  out += std::string(tr(STR_RULES_CONCLUSION)) + tr(STR_MIRROR_COLON) + rules_toward_text(r, r.picked.toward) + "\n";
   return out;
 }
 

@@ -69,8 +69,9 @@ std::string rules_picked_off_text(const model_reply& r, const lab_state& s);
 // Its condition at each prompt token: "'是': silu(gate): 1.234567, up: 5.012345, silu(gate) × up:
 // 6.186947" (switched off, then ", in the model: 0"), the bar |product| over the largest, the tone its sign.
 std::vector<view_row> rules_picked_rows(const model_reply& r, const lab_state& s);
-// What its down column writes toward: "'北京' '上海' ...".
-std::string rules_toward_text(const std::vector<token_text>& toward);
+// What its down column writes toward: "'北京' '上海' ...", or "…" while the reply's lists are on
+// their way (toward_pending).
+std::string rules_toward_text(const model_reply& r, const std::vector<token_text>& toward);
 // The weights view on the picked unit of the same model: model= the whole model's location (the
 // built-in one too: it is a checkpoint the weights view reads), its layer and unit, W_gate.
 void rules_open_weights(lab_state* s);

@@ -9,7 +9,9 @@
 //   model_worker_go / _cancel / _retry / _clear
 //   model_worker_pump(budget_ms)   loads for about budget_ms; 1 while there is more to do
 //   model_worker_status()          the status as JSON (model_protocol.h)
-//   model_worker_ask(question)     the reply as JSON (runs the forward passes it needs)
+//   model_worker_ask(question, quick)  the reply as JSON (runs the forward passes it needs; quick:
+//                                  without what the units write toward where that is long to
+//                                  compute, model_host::answer: model_worker.js then asks in full)
 #include <emscripten.h>
 
 #include <string>
@@ -92,10 +94,10 @@ EMSCRIPTEN_KEEPALIVE const char* model_worker_status() {
   return g_out.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* model_worker_ask(const char* question) {
+EMSCRIPTEN_KEEPALIVE const char* model_worker_ask(const char* question, int quick) {
   model_question q;
   model_reply r;
-  if (model_question_parse(question, &q)) r = host()->answer(q);
+  if (model_question_parse(question, &q)) r = host()->answer(q, quick ? MODEL_TOWARD_SPLIT_MACS : UINT64_MAX);
   else r.error = stream_error_of(STREAM_FORMAT);
   g_out = model_reply_json(r);
   return g_out.c_str();
