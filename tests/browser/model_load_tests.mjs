@@ -44,6 +44,52 @@ export function registerModelLoadTests(test, { expect, expectIncludes, shot, cli
     }
   });
 
+  // Where what the units write toward is long to compute (their down columns against a wide
+  // unembedding), the worker answers first without it and then whole, under the same id: the page
+  // shows the next tokens at once, "…" for the lists, then the lists as the CLI computes them.
+  test("model: on a wide vocabulary the next tokens come first, then what the units write toward", async (site) => {
+    const root = llamaCheckpoint("llama-wide", ["--vocab", "131072"]);  // 10 units x 131072 x 64 > MODEL_TOWARD_SPLIT_MACS
+    const dir = path.join(root, "swiglu-lab", "llama-wide");
+    const ids = "5,17,42,99,3,7";
+    const run = forwardIn(dir, ["--ids", ids]);
+    const h = await startHub(root);
+    try {
+      const model = `${h.base}/swiglu-lab/llama-wide/resolve/main/`;
+      // Every answer the worker posts, in order: its id and whether the lists were left out.
+      const recordAnswers = () => {
+        window.labAnswers = [];
+        const Native = window.Worker;
+        window.Worker = class extends Native {
+          constructor(...a) {
+            super(...a);
+            this.addEventListener("message", (ev) => {
+              if (ev.data && ev.data.type === "answer") {
+                const r = JSON.parse(ev.data.json);
+                window.labAnswers.push({ id: r.id, pending: r.toward_pending === true, units: (r.units || []).length });
+              }
+            });
+          }
+        };
+      };
+      const page = await openPage(site, `#v=1&view=rules&lang=en&model=${model}&ids=${ids}`, { init: recordAnswers });
+      const towardLine = (u) => `${tableWords("STR_RULES_TOWARD", "en")}: ${u.toward.map((t) => `id ${t.id}`).join(" ")}`;
+      await waitForMirror(page, towardLine(run.units[0]), TIMEOUT);
+      const text = await mirror(page);
+      expectIncludes(text, `id ${run.top[0].id}: P: ${pct(run.top[0].p)}`, "the next tokens");
+      for (const u of run.units) expectIncludes(text, towardLine(u), "what each unit writes toward");
+      expect(!text.includes("…"), "a list still on its way in the settled mirror:\n" + text);
+      const answers = await page.evaluate(() => window.labAnswers);
+      const first = answers.find((a) => a.units > 0);
+      expect(first && first.pending, "the first answer waited for the units' lists: " + JSON.stringify(answers));
+      const whole = answers.filter((a) => a.id === first.id);
+      expect(whole.length === 2 && !whole[1].pending, "no whole answer under the first one's id: " + JSON.stringify(answers));
+      expect(page.labErrors.length === 0, "page errors: " + page.labErrors.join("; "));
+      await page.context().close();
+    } finally {
+      h.hub.close();
+    }
+  });
+
   // The whole model's verified cache, in the worker's Origin Private File System: a reload fetches
   // no weight and stores nothing in IndexedDB's blobs; a record damaged on disk is refused by its
   // checksum and that chunk alone is fetched again (the numbers unchanged); Clear empties the
