@@ -41,7 +41,22 @@ struct host_fixture {
       if (host->status().phase == MODEL_STATUS_FAILED) break;
     }
   }
+  bool open_ready() {
+    host->open(kSite, 0);
+    settle();
+    return host->ready();
+  }
 };
+
+// The rule book's lesson question: the city sentence, the city unit picked.
+static model_question city_question(uint32_t id) {
+  const synth_planted p;
+  model_question q;
+  q.id = id;
+  q.text = "中国的首都是";
+  q.unit = {p.city_layer, p.city_unit};
+  return q;
+}
 
 TEST_CASE("the host loads the default whole model and says where it stands", "[model][host]") {
   host_fixture f;
@@ -65,14 +80,9 @@ TEST_CASE("the host loads the default whole model and says where it stands", "[m
 
 TEST_CASE("the rule book's answer: the prompt's words, the next tokens before and after, the units, the flow", "[model][host]") {
   host_fixture f;
-  f.host->open(kSite, 0);
-  f.settle();
-  REQUIRE(f.host->ready());
+  REQUIRE(f.open_ready());
   const synth_planted p;
-  model_question q;
-  q.id = 7;
-  q.text = "中国的首都是";
-  q.unit = {p.city_layer, p.city_unit};
+  model_question q = city_question(7);
   model_reply r = f.host->answer(q);
   CHECK(r.id == 7);
   CHECK(!r.error.failed());
@@ -136,14 +146,9 @@ TEST_CASE("the rule book's answer: the prompt's words, the next tokens before an
 // whole. (The bound 0 splits on this small model, which the worker answers whole at once.)
 TEST_CASE("a quick answer leaves out only the unknown toward lists, and the whole one follows with the same numbers", "[model][host]") {
   host_fixture f;
-  f.host->open(kSite, 0);
-  f.settle();
-  REQUIRE(f.host->ready());
+  REQUIRE(f.open_ready());
   const synth_planted p;
-  model_question q;
-  q.id = 3;
-  q.text = "中国的首都是";
-  q.unit = {p.city_layer, p.city_unit};
+  model_question q = city_question(3);
   const model_reply quick = f.host->answer(q, 0);
   CHECK(quick.toward_pending);
   CHECK(quick.forward_ms > 0);  // the pass runs in the quick answer
@@ -164,17 +169,13 @@ TEST_CASE("a quick answer leaves out only the unknown toward lists, and the whol
   CHECK(same == quick);
   // The worker's bound: this model's lists are cheap, so its first answer is already whole.
   host_fixture h;
-  h.host->open(kSite, 0);
-  h.settle();
-  REQUIRE(h.host->ready());
+  REQUIRE(h.open_ready());
   model_reply at_once = h.host->answer(q, MODEL_TOWARD_SPLIT_MACS);
   CHECK(!at_once.toward_pending);
   at_once.forward_ms = 0;
   CHECK(at_once == full);
   host_fixture g;
-  g.host->open(kSite, 0);
-  g.settle();
-  REQUIRE(g.host->ready());
+  REQUIRE(g.open_ready());
   model_reply fresh = g.host->answer(q);
   fresh.forward_ms = 0;
   CHECK(fresh == full);

@@ -7,10 +7,13 @@
 #include "core/experiments/model_session.h"
 
 namespace {
-// A service whose status the test sets; it never answers.
+// A service whose status the test sets, and whose answers it hands over by id as the worker posts
+// them (none unless posted).
 struct scripted_service final : model_service {
   model_status now;
   uint64_t changes = 0;
+  uint32_t asks = 0;
+  std::map<uint32_t, model_reply> posted;
   void set(model_status s) {
     now = std::move(s);
     now.generation = 1;  // the one open
@@ -22,10 +25,16 @@ struct scripted_service final : model_service {
   void model_retry() override {}
   uint64_t model_clear_cache() override { return 0; }
   uint64_t model_cache_bytes() const override { return 0; }
-  uint32_t model_ask(const model_question&) override { return 1; }
+  uint32_t model_ask(const model_question&) override { return ++asks; }
   model_status model_status_now() override { return now; }
   uint64_t model_status_changes() const override { return changes; }
-  bool model_poll(uint32_t, model_reply*) override { return false; }
+  bool model_poll(uint32_t id, model_reply* out) override {
+    auto it = posted.find(id);
+    if (it == posted.end()) return false;
+    *out = it->second;
+    posted.erase(it);
+    return true;
+  }
 };
 
 model_status loading(uint64_t loaded) {
@@ -97,29 +106,6 @@ TEST_CASE("progress pace: a held-back figure is pending until shown, and never k
 }
 
 namespace {
-// A ready model whose answers the test hands over by id, as the worker posts them.
-struct answering_service final : model_service {
-  model_status now;
-  uint32_t asks = 0;
-  std::map<uint32_t, model_reply> posted;
-  uint32_t model_open(const std::string&) override { return 1; }
-  void model_go() override {}
-  void model_cancel() override {}
-  void model_retry() override {}
-  uint64_t model_clear_cache() override { return 0; }
-  uint64_t model_cache_bytes() const override { return 0; }
-  uint32_t model_ask(const model_question&) override { return ++asks; }
-  model_status model_status_now() override { return now; }
-  uint64_t model_status_changes() const override { return 1; }
-  bool model_poll(uint32_t id, model_reply* out) override {
-    auto it = posted.find(id);
-    if (it == posted.end()) return false;
-    *out = it->second;
-    posted.erase(it);
-    return true;
-  }
-};
-
 model_reply reply_with_units(uint32_t id, bool pending) {
   model_reply r;
   r.id = id;
@@ -132,11 +118,12 @@ model_reply reply_with_units(uint32_t id, bool pending) {
 }  // namespace
 
 TEST_CASE("model session: a first answer without the units' lists is shown, the question stays asked until the whole one") {
-  answering_service service;
-  service.now.phase = MODEL_STATUS_READY;
-  service.now.generation = 1;
-  service.now.name = "test/model";
-  service.now.layers = 24, service.now.hidden = 64, service.now.intermediate = 192, service.now.vocab = 512;
+  scripted_service service;
+  model_status ready;
+  ready.phase = MODEL_STATUS_READY;
+  ready.name = "test/model";
+  ready.layers = 24, ready.hidden = 64, ready.intermediate = 192, ready.vocab = 512;
+  service.set(ready);
   model_session ms;
   lab_state s = lab_state_default();
   s.view = LAB_VIEW_RULES;
