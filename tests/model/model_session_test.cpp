@@ -111,7 +111,7 @@ model_reply reply_with_units(uint32_t id, bool pending) {
   r.id = id;
   r.prompt = {{1, "a"}};
   r.top = {{{2, "b"}, 0.5, 0.5}};
-  r.units = {{{23, 75}, 1.5f, pending ? std::vector<token_text>() : std::vector<token_text>{{2, "b"}}}};
+  r.units = {{{23, 75}, 1.5f, pending ? std::vector<token_text>() : std::vector<token_text>{{3, "北京"}}}};
   r.toward_pending = pending;
   return r;
 }
@@ -136,6 +136,8 @@ TEST_CASE("model session: a first answer without the units' lists is shown, the 
   CHECK(model_session_current(ms, s));  // the next tokens are shown
   CHECK(ms.reply.toward_pending);
   CHECK(ms.pending == 1);  // the rest is awaited under the same id, not asked again
+  CHECK(!model_session_fonts_text(&ms).empty());  // its words, asked of the fonts once
+  CHECK(model_session_fonts_text(&ms).empty());
   lab_state link = s;
   CHECK(!model_session_add_to_link(ms, &link));  // a link carries whole answers only
   CHECK(link.answers.empty());
@@ -148,6 +150,7 @@ TEST_CASE("model session: a first answer without the units' lists is shown, the 
   CHECK(!ms.reply.toward_pending);
   REQUIRE(ms.reply.units.size() == 1);
   CHECK(ms.reply.units[0].toward.size() == 1);
+  CHECK(model_session_fonts_text(&ms).find("北京") != std::string::npos);  // the lists' words too, under the same id
   CHECK(model_session_current(ms, s));
   CHECK(service.asks == 1);
   CHECK(model_session_add_to_link(ms, &link));

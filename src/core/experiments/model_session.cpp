@@ -310,9 +310,12 @@ bool model_session_add_to_link(const model_session& ms, lab_state* s) {
 
 std::string model_session_fonts_text(model_session* ms) {
   const uint32_t reply = ms->have_reply ? ms->reply.id : 0;
-  if (ms->status.name == ms->fonts_name && reply == ms->fonts_reply) return "";
+  // (The whole answer that follows a first one has its id, and the units' lists' words besides.)
+  const bool pending = ms->have_reply && ms->reply.toward_pending;
+  if (ms->status.name == ms->fonts_name && reply == ms->fonts_reply && pending == ms->fonts_reply_pending) return "";
   ms->fonts_name = ms->status.name;
   ms->fonts_reply = reply;
+  ms->fonts_reply_pending = pending;
   std::string text = ms->status.name;
   if (ms->have_reply) {
     const model_reply& r = ms->reply;

@@ -59,6 +59,7 @@ struct model_session {
   // once per model and per reply (the page's fonts hold only the string table's characters).
   std::string fonts_name;
   uint32_t fonts_reply = 0;
+  bool fonts_reply_pending = false;  // asked for a first answer whose units' lists were still to come
 };
 
 // The model a state names: its model= when set, else the built-in one.
