@@ -198,6 +198,14 @@ export async function settledScreen(page, timeout = WAIT_TIMEOUT) {
   return JSON.parse(await handle.jsonValue());
 }
 
+// The texts of the settled screen's reachable records whose numbers are not on one line of the
+// mirror read in the same moment (numbersNotInMirror): what a test of "every number on screen is
+// in the mirror" expects to be empty.
+export async function screenNumbersNotInMirror(page, timeout = WAIT_TIMEOUT) {
+  const shown = await settledScreen(page, timeout);
+  return numbersNotInMirror(shown.items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), shown.text);
+}
+
 // Presses `key` and waits until the focus moves off the control that had it, or until the page
 // has drawn what the press asked for without moving it (a disabled button that lost the focus
 // may need a second Tab).

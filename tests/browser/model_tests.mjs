@@ -4,7 +4,7 @@
 // natively); a tap switches a unit off, the link gets off=, every probability shows before → after
 // as the CLI's --off says; a student opening the link sees the same. Screenshots on a laptop and a
 // phone, in English and Chinese.
-import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, settledScreen, numbersNotInMirror, typeInField } from "./browser.mjs";
+import { openPage, mirror, hash, waitForMirror, clickItem, bringIntoView, settledItems, screenNumbersNotInMirror, typeInField } from "./browser.mjs";
 import { TIMEOUT, PHONE, pct, fontsSettled, ownAnswer, modelCli, viewWords } from "./model_common.mjs";
 
 export function registerModelTests(test, { expect, expectIncludes, shot, cli }) {
@@ -49,8 +49,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
         const text = await mirror(page);
         expectIncludes(text, w.synthetic, `${where}: the mirror says the model is synthetic`);
         for (const t of base.top) expectIncludes(text, `id ${t.id}${w.sep}P${w.colon}${pct(t.p)}`, `${where}: the top 10`);
-        const shown = await settledScreen(page);
-        const missing = numbersNotInMirror(shown.items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), shown.text);
+        const missing = await screenNumbersNotInMirror(page);
         expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
         await fontsSettled(page);
         await shot(page, `model-rules-${lang}-${where}`);
@@ -204,8 +203,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
           }
         }
         expectIncludes(text, lang === "en" ? "the residual stream each layer really reads" : "每一层真正读到的残差流", `${where}: the input said`);
-        const shown = await settledScreen(page);
-        const missing = numbersNotInMirror(shown.items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), shown.text);
+        const missing = await screenNumbersNotInMirror(page);
         expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
         await fontsSettled(page);
         await shot(page, `model-gates-stream-${lang}-${where}`);
@@ -244,8 +242,7 @@ export function registerModelTests(test, { expect, expectIncludes, shot, cli }) 
       const text = await mirror(page);
       for (const g of picked.picked_gate) expectIncludes(text, `silu(gate)${w.colon}${g.toFixed(6)}`, "the picked unit's silu(gate)");
       for (const x of picked.picked_up) expectIncludes(text, `up${w.colon}${x.toFixed(6)}`, "the picked unit's up");
-      const shown = await settledScreen(page);
-      const missing = numbersNotInMirror(shown.items.filter((it) => it.reachable).map((it) => it.text).filter(Boolean), shown.text);
+      const missing = await screenNumbersNotInMirror(page);
       expect(missing.length === 0, `${where}: numbers on screen not in the mirror: ${missing.join(" | ")}`);
       await bringIntoView(page, "rules-picked-off", { phone: !!screen.phone, height: screen.phone ? 844 : 800 });
       await fontsSettled(page);
